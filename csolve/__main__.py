@@ -1,0 +1,3 @@
+from csolve.cli import main
+
+main()

@@ -1,0 +1,54 @@
+"""The ``csolve`` command line. Commands import their heavy machinery when they run, so
+``csolve --help`` stays instant."""
+
+from __future__ import annotations
+
+import sys
+
+from csolve.cli.app import app
+
+
+def _click_exception_modules() -> list:
+    """click's exception modules: typer may use click itself or a copy of its own."""
+    mods = []
+    try:
+        from typer._click import exceptions as vendored
+
+        mods.append(vendored)
+    except ImportError:
+        pass
+    try:
+        import click.exceptions
+
+        mods.append(click.exceptions)
+    except ImportError:
+        pass
+    return mods
+
+
+def main() -> None:
+    """Entry point: run the app, turning known errors into one line and an exit code."""
+    from csolve.errors import CsolveError, ExitCode
+
+    try:
+        rv = app(standalone_mode=False)
+    except CsolveError as e:
+        sys.stderr.write(f"csolve: error: {e}\n")
+        sys.exit(int(e.exit_code))
+    except KeyboardInterrupt:
+        sys.stderr.write("csolve: interrupted\n")
+        sys.exit(int(ExitCode.INTERRUPTED))
+    except Exception as e:
+        name = type(e).__name__
+        if name == "Exit" and hasattr(e, "exit_code"):
+            sys.exit(e.exit_code)
+        if name == "Abort":
+            sys.stderr.write("csolve: interrupted\n")
+            sys.exit(int(ExitCode.INTERRUPTED))
+        for mod in _click_exception_modules():
+            if isinstance(e, mod.ClickException):
+                e.show()
+                sys.exit(int(ExitCode.BAD_INPUT))
+        raise
+    if isinstance(rv, int) and rv:
+        sys.exit(rv)

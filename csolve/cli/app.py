@@ -1,0 +1,103 @@
+"""The typer application and its small commands; ``solve`` and friends live beside it."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from csolve import __version__
+
+EXIT_CODES_HELP = (
+    "Exit codes: 0 solved (or counted), 1 no solution / invalid grid, 2 bad input or usage, "
+    "3 time-out, 4 internal error (a solution failed validation), 130 interrupted."
+)
+
+app = typer.Typer(
+    name="csolve",
+    help="Fast, parallel, pluggable constraint-puzzle solver.\n\n" + EXIT_CODES_HELP,
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode="rich",
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"csolve {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    pass
+
+
+@app.command("list-plugins")
+def list_plugins_cmd() -> None:
+    """Installed plugins: what they provide, their version and where they come from."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from csolve.plugins import list_plugins
+    from csolve.puzzle import all_puzzle_types
+
+    puzzles_by_plugin: dict[str, list[str]] = {}
+    from csolve.plugins import _collect
+
+    for p, plugin in _collect("csolve_register_puzzles"):
+        puzzles_by_plugin.setdefault(plugin, []).append(p.name)
+    all_puzzle_types()
+    table = Table(title="csolve plugins")
+    for col in ("plugin", "puzzles", "hooks", "version", "distribution"):
+        table.add_column(col)
+    for info in list_plugins():
+        table.add_row(info.name, ", ".join(puzzles_by_plugin.get(info.name, [])) or "-",
+                      ", ".join(h.removeprefix("csolve_") for h in info.hooks),
+                      info.version, info.dist)
+    Console().print(table)
+
+
+@app.command("list-backends")
+def list_backends_cmd() -> None:
+    """Search backends (work-sharing policies) for ``--backend``."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from csolve.backends import all_backends
+
+    table = Table(title="csolve backends")
+    for col in ("name", "parallel", "from", "how it shares work"):
+        table.add_column(col)
+    for b in sorted(all_backends().values(), key=lambda b: (b.name != "serial", b.name)):
+        table.add_row(b.name, "yes" if b.parallel else "no", b.origin, b.description)
+    Console().print(table)
+
+
+@app.command("list-rules")
+def list_rules_cmd() -> None:
+    """Propagation rules models can use (``--rules``)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from csolve.rules import all_rules
+
+    table = Table(title="csolve rules")
+    for col in ("name", "plugin", "what it does"):
+        table.add_column(col)
+    for r in sorted(all_rules().values(), key=lambda r: r.name):
+        table.add_row(r.name, r.origin, r.description)
+    Console().print(table)
+
+
+# commands with more to them live in their own modules
+from csolve.cli import solve as _solve  # noqa: E402,F401
+from csolve.cli import validate as _validate  # noqa: E402,F401
+from csolve.cli.plugin_commands import register_plugin_commands  # noqa: E402
+
+register_plugin_commands(app)

@@ -1,0 +1,81 @@
+"""``csolve solve``: solve, count or enumerate the puzzles of a file."""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated
+
+import typer
+
+from csolve.cli.app import EXIT_CODES_HELP, app
+from csolve.cli.common import Output, default_output, load_puzzles
+
+_WORKERS = "Workers for parallel backends (0: one per core)."
+_COUNT = "Count solutions (exact unless --limit)."
+_OUTPUT = "pretty (terminal default), line (pipe default), json (one object per line)."
+_RULES = "Propagation rules, comma-separated, in the order they are tried (see list-rules)."
+
+
+def _parse_rules(rules: str | None) -> tuple[str, ...] | None:
+    return tuple(r.strip() for r in rules.split(",") if r.strip()) if rules else None
+
+
+@app.command(epilog=EXIT_CODES_HELP)
+def solve(
+    puzzle: Annotated[str, typer.Argument(help="Puzzle type, e.g. sudoku (see list-plugins).")],
+    file: Annotated[str, typer.Argument(help="Puzzle file; '-' reads stdin.")],
+    backend: Annotated[str, typer.Option(help="Search backend (see list-backends).")] = "serial",
+    workers: Annotated[int, typer.Option(min=0, help=_WORKERS)] = 0,
+    count: Annotated[bool, typer.Option("--count", help=_COUNT)] = False,
+    limit: Annotated[int, typer.Option(min=0, help="With --count: stop counting at N.")] = 0,
+    all_: Annotated[bool, typer.Option("--all", help="Print every solution.")] = False,
+    timeout: Annotated[float, typer.Option(min=0, help="Seconds per puzzle; 0 = none.")] = 0,
+    output: Annotated[Output | None, typer.Option(help=_OUTPUT)] = None,
+    stats: Annotated[bool, typer.Option("--stats", help="Print search statistics.")] = False,
+    fmt: Annotated[str | None, typer.Option("--format", help="Force an input format.")] = None,
+    rules: Annotated[str | None, typer.Option(help=_RULES)] = None,
+) -> None:
+    """Solve every puzzle in FILE and print the solutions."""
+    from csolve.cli.report import Reporter
+    from csolve.errors import ExitCode, UnknownNameError
+    from csolve.solver import SolveOptions, solve_batch, solve_puzzle
+
+    if count and all_:
+        raise UnknownNameError("--count and --all do not go together")
+    if limit and not count:
+        count = True
+    ptype, puzzles = load_puzzles(puzzle, file, fmt)
+    from csolve.backends import get_backend
+
+    be = get_backend(backend)
+    n_workers = workers or (_cores() if be.parallel else 1)
+    mode_limit = 0 if (all_ or (count and not limit)) else (limit if count else 1)
+    rule_names = _parse_rules(rules)
+    out = output or default_output()
+    reporter = Reporter(ptype, out, counting=count, show_stats=stats, total=len(puzzles))
+    opts = SolveOptions(limit=mode_limit, backend=backend, workers=n_workers,
+                        timeout=timeout or None, rules=rule_names)
+    t0 = time.perf_counter()
+    with reporter.progress() as advance:
+        if len(puzzles) > 1 and backend == "serial" and not all_:
+            results = solve_batch(ptype, puzzles, limit=mode_limit, timeout=timeout or None,
+                                  rules=rule_names, progress=advance)
+            for r in results:
+                reporter.result(r)
+        else:
+            for i, p in enumerate(puzzles):
+                on_solution = reporter.solution_printer(p) if all_ else None
+                r = solve_puzzle(ptype, p, opts, on_solution=on_solution)
+                reporter.result(r)
+                advance(i + 1)
+    reporter.summary(time.perf_counter() - t0)
+    code = reporter.exit_code()
+    if code != ExitCode.OK:
+        raise typer.Exit(int(code))
+
+
+def _cores() -> int:
+    import os
+
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+

@@ -1,0 +1,56 @@
+"""``csolve validate``: check grids (complete or partial) against the rules and the givens."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from csolve.cli.app import EXIT_CODES_HELP, app
+
+
+@app.command(epilog=EXIT_CODES_HELP)
+def validate(
+    puzzle: Annotated[str, typer.Argument(help="Puzzle type, e.g. sudoku.")],
+    file: Annotated[str, typer.Argument(help="Grids to check; '-' reads stdin.")],
+    against: Annotated[str | None, typer.Option(
+        help="Puzzles whose givens each grid must keep (same order as FILE).")] = None,
+    fmt: Annotated[str | None, typer.Option("--format", help="Force an input format.")] = None,
+) -> None:
+    """Check each grid: a complete one for every rule (and the givens of --against), a
+    partial one for conflicting givens. Exit 0 when all are valid, 1 otherwise."""
+    from rich.console import Console
+
+    from csolve.cli.common import load_puzzles
+    from csolve.errors import CsolveError, ExitCode, PuzzleInputError
+
+    ptype, grids = load_puzzles(puzzle, file, fmt)
+    givens = None
+    if against is not None:
+        _, givens = load_puzzles(puzzle, against, None)
+        if len(givens) != len(grids):
+            raise PuzzleInputError(against, None, None,
+                                   f"holds {len(givens)} puzzles but {file} holds {len(grids)}")
+    out = Console(highlight=False)
+    bad = 0
+    for i, g in enumerate(grids):
+        if ptype.is_complete(g):
+            reference = givens[i] if givens is not None else g
+            problems = ptype.validate(reference, ptype.as_solution(g))
+            kind = "complete"
+        else:
+            try:
+                ptype.check(g)
+                problems = []
+            except CsolveError as e:
+                problems = [str(e).split(": ", 1)[-1]]
+            kind = "partial"
+            if givens is not None:
+                problems.insert(0, "not complete")
+        if problems:
+            bad += 1
+            out.print(f"{g.where}: [red]invalid[/] ({kind}): {problems[0]}")
+        else:
+            out.print(f"{g.where}: [green]valid[/] ({kind})")
+    if bad:
+        raise typer.Exit(int(ExitCode.NO_SOLUTION))

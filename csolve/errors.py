@@ -1,0 +1,43 @@
+"""Errors users see as one line, and the exit codes the CLI returns."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class ExitCode(IntEnum):
+    OK = 0  # every puzzle solved (or counted)
+    NO_SOLUTION = 1  # some puzzle has no solution (or a validated grid is wrong)
+    BAD_INPUT = 2  # unreadable file, bad puzzle, bad option
+    TIMEOUT = 3  # some puzzle hit --timeout
+    INTERNAL = 4  # a bug: a solution failed validation
+    INTERRUPTED = 130  # Ctrl-C
+
+
+class CsolveError(Exception):
+    """An error with a message fit for one line on stderr."""
+
+    exit_code = ExitCode.BAD_INPUT
+
+
+class PuzzleInputError(CsolveError):
+    """Bad input, located in a file: ``file:line:column: message``."""
+
+    def __init__(self, source: str, line: int | None, column: int | None, message: str):
+        self.source = source
+        self.line = line
+        self.column = column
+        self.message = message
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = self.source
+        if self.line is not None:
+            where += f":{self.line}"
+            if self.column is not None:
+                where += f":{self.column}"
+        return f"{where}: {self.message}"
+
+
+class UnknownNameError(CsolveError):
+    """An unknown puzzle type, backend, rule or format name."""

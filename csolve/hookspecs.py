@@ -1,0 +1,46 @@
+"""Hook specifications: everything csolve can be extended with, one hook each.
+
+A plugin is a module (or object) with functions marked ``@csolve.hookimpl`` and listed under
+the ``csolve`` entry-point group of its distribution. The built-in puzzles, rules and backends
+register through these same hooks. Each hook receives a ``register`` callback, so a plugin
+can contribute several things at once.
+"""
+
+import pluggy
+
+hookspec = pluggy.HookspecMarker("csolve")
+hookimpl = pluggy.HookimplMarker("csolve")
+
+
+@hookspec
+def csolve_register_puzzles(register):
+    """Register puzzle types: ``register(puzzle_type)``.
+
+    ``puzzle_type`` is a :class:`csolve.puzzle.PuzzleType`: it parses input, builds a model,
+    decodes, validates and renders solutions. Its ``name`` is what users type
+    (``csolve solve NAME FILE``).
+    """
+
+
+@hookspec
+def csolve_register_rules(register):
+    """Register propagation rules: ``register(rule)``.
+
+    ``rule`` is a :class:`csolve.rules.Rule`: a name, the ``module:function`` path of a numba
+    kernel ``f(cand, m, ws) -> int`` and a one-line description. Models list rules by name;
+    the core composes them into one compiled propagation loop.
+    """
+
+
+@hookspec
+def csolve_register_backends(register):
+    """Register search backends: ``register(backend)``.
+
+    ``backend`` is a :class:`csolve.backends.base.Backend`: a work-sharing policy that runs
+    the search kernels on one or more workers.
+    """
+
+
+@hookspec
+def csolve_register_commands(cli):
+    """Add commands to the ``csolve`` command line: ``cli`` is the typer application."""

@@ -1,0 +1,32 @@
+"""Per-worker scratch memory for the kernels, allocated once per search, never per node."""
+
+from collections import namedtuple
+
+import numpy as np
+
+#: Field order is part of the kernel ABI; add fields at the end.
+Workspace = namedtuple(
+    "Workspace",
+    [
+        "cur",  # uint64[n_cells]: the state being worked on
+        "queue",  # int32[n_cells]: new singles waiting for elimination
+        "inq",  # uint8[n_cells]: 1 while a cell is queued
+        "qlen",  # int64[1]: queue length
+        "counters",  # int64[8]: [0] rule sweeps
+        "scratch_u64",  # free for rules
+        "scratch_i64",  # free for rules
+    ],
+)
+
+
+def new_workspace(n_cells: int, scratch: int = 256) -> Workspace:
+    size = max(scratch, n_cells)
+    return Workspace(
+        cur=np.zeros(n_cells, dtype=np.uint64),
+        queue=np.zeros(n_cells, dtype=np.int32),
+        inq=np.zeros(n_cells, dtype=np.uint8),
+        qlen=np.zeros(1, dtype=np.int64),
+        counters=np.zeros(8, dtype=np.int64),
+        scratch_u64=np.zeros(size, dtype=np.uint64),
+        scratch_i64=np.zeros(size, dtype=np.int64),
+    )

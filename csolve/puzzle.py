@@ -1,0 +1,96 @@
+"""What a puzzle plugin provides: parsing, a model, decoding, validation and rendering."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from csolve.errors import UnknownNameError
+from csolve.model import Model
+
+
+@dataclass
+class Puzzle:
+    """One puzzle read from a file: where it came from and the plugin's own data."""
+
+    kind: str  # the puzzle type's name
+    source: str  # file name, or "<stdin>"
+    line: int  # 1-based line where the puzzle starts
+    index: int  # 0-based position in the file
+    data: Any  # plugin-specific (e.g. the grid of givens)
+    fmt: str = ""  # the input format it was read in
+    meta: dict = field(default_factory=dict)
+
+    @property
+    def where(self) -> str:
+        return f"{self.source}:{self.line}"
+
+
+class PuzzleType:
+    """Base class for puzzle plugins. Subclass it and register an instance.
+
+    A solution is whatever :meth:`decode` returns (for grid puzzles, a numpy grid); every
+    other method receives it back.
+    """
+
+    name: str = ""
+    description: str = ""
+    formats: tuple[str, ...] = ()
+    #: rule names, in the order propagation tries them
+    default_rules: tuple[str, ...] = ("elimination", "hidden-single")
+
+    def parse(self, text: str, source: str, fmt: str | None = None) -> list[Puzzle]:
+        """Read every puzzle in ``text``; raise PuzzleInputError naming file, line, column."""
+        raise NotImplementedError
+
+    def check(self, puzzle: Puzzle) -> None:
+        """Raise PuzzleInputError if the givens already break a rule."""
+
+    def model(self, puzzle: Puzzle, rules: tuple[str, ...] | None = None) -> Model:
+        """The model whose solutions are this puzzle's solutions."""
+        raise NotImplementedError
+
+    def decode(self, puzzle: Puzzle, masks: np.ndarray) -> Any:
+        """Turn a solved state (one single per cell) into a solution."""
+        raise NotImplementedError
+
+    def validate(self, puzzle: Puzzle, solution: Any) -> list[str]:
+        """Problems with a complete solution (empty when it is valid and keeps the givens)."""
+        raise NotImplementedError
+
+    def format_line(self, puzzle: Puzzle, solution: Any | None) -> str:
+        """One line in the input's own format (the puzzle itself when ``solution`` is None)."""
+        raise NotImplementedError
+
+    def to_json(self, puzzle: Puzzle, solution: Any) -> Any:
+        """A JSON-ready form of a solution."""
+        raise NotImplementedError
+
+    def render(self, puzzle: Puzzle, solution: Any | None):
+        """A rich renderable (givens and filled cells styled apart)."""
+        raise NotImplementedError
+
+    def is_complete(self, puzzle: Puzzle) -> bool:
+        """True when every cell is filled (the 'puzzle' is a candidate solution)."""
+        raise NotImplementedError
+
+    def as_solution(self, puzzle: Puzzle) -> Any:
+        """A complete puzzle read as a solution, for ``csolve validate``."""
+        raise NotImplementedError
+
+
+def all_puzzle_types() -> dict[str, PuzzleType]:
+    from csolve.plugins import _collect
+
+    return {p.name: p for p, _plugin in _collect("csolve_register_puzzles")}
+
+
+def get_puzzle_type(name: str) -> PuzzleType:
+    types = all_puzzle_types()
+    try:
+        return types[name]
+    except KeyError:
+        known = ", ".join(sorted(types)) or "none installed"
+        raise UnknownNameError(f"unknown puzzle type {name!r} (known: {known})") from None

@@ -1,0 +1,43 @@
+"""Propagation rules: named numba kernels that models list and the core composes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from csolve.errors import UnknownNameError
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A propagation rule.
+
+    ``kernel`` is ``"module:function"`` naming a numba kernel ``f(cand, m, ws) -> int`` that
+    returns CONTRADICTION (-1), NO_CHANGE (0) or CHANGED (1); see :mod:`csolve.kernels.state`.
+    """
+
+    name: str
+    kernel: str
+    description: str
+    origin: str = ""
+
+
+def all_rules() -> dict[str, Rule]:
+    from csolve.plugins import _collect
+
+    rules: dict[str, Rule] = {}
+    for rule, plugin in _collect("csolve_register_rules"):
+        if not rule.origin:
+            rule = Rule(rule.name, rule.kernel, rule.description, plugin)
+        rules[rule.name] = rule
+    return rules
+
+
+def kernel_paths(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The kernel paths of rules given by name, in order."""
+    rules = all_rules()
+    out = []
+    for n in names:
+        if n not in rules:
+            raise UnknownNameError(f"unknown rule {n!r}; known: {', '.join(sorted(rules))}")
+        out.append(rules[n].kernel)
+    return tuple(out)

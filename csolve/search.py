@@ -1,0 +1,129 @@
+"""The Python side of one worker's search: its arrays, and running the kernel in slices.
+
+A :class:`SearchState` owns everything a search kernel touches (workspace, node stack,
+solution buffer, counters), allocated once. :meth:`SearchState.run` calls the kernel for a
+bounded number of nodes and grows the stack when the kernel asks; backends call it in a loop,
+check their clocks and flags between calls, and move nodes between workers' stacks.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+import numpy as np
+
+from csolve.kernels import abi
+from csolve.kernels.compose import kernels_for
+from csolve.kernels.workspace import new_workspace
+from csolve.model import Model
+from csolve.rules import kernel_paths
+
+_kernels_by_rules: dict[tuple[str, ...], ModuleType] = {}
+
+
+def kernels_for_model(model: Model) -> ModuleType:
+    """The compiled kernel module for the rules ``model`` lists (compiled once, cached on disk)."""
+    mod = _kernels_by_rules.get(model.rules)
+    if mod is None:
+        mod = kernels_for(kernel_paths(model.rules))
+        _kernels_by_rules[model.rules] = mod
+    return mod
+
+
+def new_ctrl() -> np.ndarray:
+    """A fresh control array (stop / want-work / skip flags) shared with running kernels."""
+    return np.zeros(abi.CTRL_SIZE, dtype=np.int64)
+
+
+class SearchState:
+    """One worker's search: a stack of unexplored states and its counters."""
+
+    def __init__(self, model: Model, kernels: ModuleType | None = None,
+                 solution_capacity: int = 2, stack_capacity: int | None = None) -> None:
+        self.model = model
+        self.kernels = kernels or kernels_for_model(model)
+        n = model.n_cells
+        cap = stack_capacity or n + 16
+        self.ws = new_workspace(n)
+        self.stack = np.zeros((cap, n), dtype=np.uint64)
+        self.dirty = np.zeros(cap, dtype=np.int64)
+        self.sp = np.zeros(1, dtype=np.int64)
+        self.sols = np.zeros((max(1, solution_capacity), n), dtype=np.uint64)
+        self.nsol = np.zeros(1, dtype=np.int64)
+        self.stats = np.zeros(abi.STAT_SIZE, dtype=np.int64)
+
+    @property
+    def size(self) -> int:
+        """Unexplored states on the stack."""
+        return int(self.sp[0])
+
+    def push(self, state: np.ndarray, dirty: int = -1) -> None:
+        """Add a state to explore; ``dirty`` -1 propagates all its singles first."""
+        if self.sp[0] >= self.stack.shape[0]:
+            self._grow()
+        i = int(self.sp[0])
+        self.stack[i] = state
+        self.dirty[i] = dirty
+        self.sp[0] = i + 1
+
+    def push_root(self) -> None:
+        self.push(self.model.init, -1)
+
+    def take_bottom(self, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """Remove and return the ``k`` states nearest the root (for another worker)."""
+        n = int(self.sp[0])
+        k = min(k, n)
+        nodes = self.stack[:k].copy()
+        dirty = self.dirty[:k].copy()
+        self.stack[: n - k] = self.stack[k:n]
+        self.dirty[: n - k] = self.dirty[k:n]
+        self.sp[0] = n - k
+        return nodes, dirty
+
+    def push_many(self, nodes: np.ndarray, dirty: np.ndarray) -> None:
+        """Add states below everything on the stack (they are nearer the root)."""
+        n = int(self.sp[0])
+        k = len(nodes)
+        while n + k > self.stack.shape[0]:
+            self._grow()
+        self.stack[k : n + k] = self.stack[:n].copy()
+        self.dirty[k : n + k] = self.dirty[:n].copy()
+        self.stack[:k] = nodes
+        self.dirty[:k] = dirty
+        self.sp[0] = n + k
+
+    def _grow(self) -> None:
+        cap = self.stack.shape[0] * 2
+        stack = np.zeros((cap, self.stack.shape[1]), dtype=np.uint64)
+        stack[: self.stack.shape[0]] = self.stack
+        dirty = np.zeros(cap, dtype=np.int64)
+        dirty[: self.dirty.shape[0]] = self.dirty
+        self.stack, self.dirty = stack, dirty
+
+    def run(self, ctrl: np.ndarray, limit: int, stream: bool, max_nodes: int) -> int:
+        """Run the kernel for at most ``max_nodes`` states; returns an ``abi`` reason code.
+
+        ``limit`` > 0 stops once that many solutions were found in this call; the found
+        solutions are ``self.sols[:min(self.found, len(self.sols))]``, ``self.found`` many.
+        """
+        self.nsol[0] = 0
+        while True:
+            r = self.kernels.search(self.model.kernel, self.ws, self.stack, self.dirty, self.sp,
+                                    ctrl, limit, stream, max_nodes, self.sols, self.nsol,
+                                    self.stats)
+            if r != abi.STACK_FULL:
+                return int(r)
+            self._grow()
+            if self.nsol[0]:
+                return abi.BUDGET  # let the caller collect what was found first
+
+    @property
+    def found(self) -> int:
+        return int(self.nsol[0])
+
+    def found_solutions(self) -> list[np.ndarray]:
+        return [self.sols[i].copy() for i in range(min(self.found, len(self.sols)))]
+
+
+def stats_dict(stats: np.ndarray) -> dict[str, int]:
+    return {name: int(stats[i]) for i, name in enumerate(abi.STAT_NAMES) if name != "cycles"}

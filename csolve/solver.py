@@ -1,0 +1,250 @@
+"""Solving puzzles: one at a time through a backend, or many of one shape in one kernel call.
+
+This is the layer the CLI and library users call. Every solution it returns was decoded by
+the puzzle's plugin and passed the plugin's validator.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+import numpy as np
+
+from csolve.backends import SearchJob, get_backend
+from csolve.errors import CsolveError, ExitCode
+from csolve.kernels import abi
+from csolve.puzzle import Puzzle, PuzzleType
+from csolve.search import kernels_for_model, new_ctrl, stats_dict
+
+
+class Status(StrEnum):
+    SOLVED = "solved"
+    NO_SOLUTION = "no-solution"
+    MULTIPLE = "multiple"
+    TIMEOUT = "timeout"
+    INTERRUPTED = "interrupted"
+
+
+class InvalidSolutionError(CsolveError):
+    """A solution failed the validator: a bug in a rule or plugin, never shown as an answer."""
+
+    exit_code = ExitCode.INTERNAL
+
+
+@dataclass
+class PuzzleResult:
+    puzzle: Puzzle
+    status: Status
+    solutions: list[Any] = field(default_factory=list)
+    count: int = 0  # solutions found (all of them when ``exact``)
+    exact: bool = False  # True when the whole search tree was explored
+    stats: dict = field(default_factory=dict)
+    seconds: float = 0.0
+    workers: list[dict] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class SolveOptions:
+    """``limit``: 1 finds one solution, N counts up to N, 0 counts all."""
+
+    limit: int = 1
+    backend: str = "serial"
+    workers: int = 1
+    timeout: float | None = None
+    rules: tuple[str, ...] | None = None
+    keep: int = 2
+    backend_options: dict = field(default_factory=dict)
+
+
+def checked(ptype: PuzzleType, puzzle: Puzzle, masks: np.ndarray) -> Any:
+    """Decode a solved state and validate it against the givens."""
+    solution = ptype.decode(puzzle, masks)
+    problems = ptype.validate(puzzle, solution)
+    if problems:
+        raise InvalidSolutionError(
+            f"{puzzle.where}: internal error: a solution failed validation: {problems[0]}"
+        )
+    return solution
+
+
+def _status(count: int, exact: bool, reason: str, limit: int) -> Status:
+    if count == 0:
+        if reason == "timeout":
+            return Status.TIMEOUT
+        if reason == "stopped":
+            return Status.INTERRUPTED
+        return Status.NO_SOLUTION
+    if count >= 2:
+        return Status.MULTIPLE
+    if reason in ("timeout", "stopped") and limit != 1:
+        return Status.TIMEOUT if reason == "timeout" else Status.INTERRUPTED
+    return Status.SOLVED
+
+
+def solve_puzzle(ptype: PuzzleType, puzzle: Puzzle, options: SolveOptions = SolveOptions(),
+                 on_solution: Callable[[Any], None] | None = None,
+                 ctrl: np.ndarray | None = None) -> PuzzleResult:
+    """Solve one puzzle with a backend. ``on_solution`` streams every solution (``--all``)."""
+    ptype.check(puzzle)
+    model = ptype.model(puzzle, options.rules)
+    kernels = kernels_for_model(model)
+    backend = get_backend(options.backend)
+    warm_up(model, kernels)
+    t0 = time.monotonic()
+    stream = None
+    if on_solution is not None:
+        def stream(masks: np.ndarray) -> None:
+            on_solution(checked(ptype, puzzle, masks))
+    job = SearchJob(
+        model=model, kernels=kernels, limit=options.limit, keep=options.keep,
+        on_solution=stream, workers=options.workers,
+        deadline=t0 + options.timeout if options.timeout else None,
+        ctrl=ctrl if ctrl is not None else new_ctrl(), options=dict(options.backend_options),
+    )
+    outcome = backend.solve(job)
+    seconds = time.monotonic() - t0
+    solutions = [checked(ptype, puzzle, s) for s in outcome.solutions]
+    exact = outcome.complete
+    return PuzzleResult(
+        puzzle=puzzle,
+        status=_status(outcome.count, exact, outcome.reason, options.limit),
+        solutions=solutions, count=outcome.count, exact=exact,
+        stats=outcome.stats, seconds=seconds, workers=outcome.workers,
+    )
+
+
+def warm_up(model, kernels) -> None:
+    """Load (or compile) the search kernel before any clock starts: a call with no budget."""
+    from csolve.search import SearchState
+
+    state = SearchState(model, kernels, solution_capacity=1)
+    state.push_root()
+    state.run(new_ctrl(), 1, False, 0)
+
+
+def _run_in_thread(target: Callable[[], None], ctrl: np.ndarray,
+                   poll: Callable[[], None]) -> None:
+    """Run a GIL-free kernel call in a thread; the caller's thread polls and handles Ctrl-C."""
+    errors: list[BaseException] = []
+
+    def body() -> None:
+        try:
+            target()
+        except BaseException as e:  # surfaced in the calling thread
+            errors.append(e)
+
+    t = threading.Thread(target=body, name="csolve-batch", daemon=True)
+    t.start()
+    try:
+        while t.is_alive():
+            t.join(0.05)
+            poll()
+    except BaseException:
+        ctrl[abi.CTRL_STOP] = 1
+        t.join()
+        raise
+    poll()
+    if errors:
+        raise errors[0]
+
+
+def solve_batch(ptype: PuzzleType, puzzles: Sequence[Puzzle], limit: int = 1,
+                timeout: float | None = None, rules: tuple[str, ...] | None = None,
+                progress: Callable[[int], None] | None = None,
+                ctrl: np.ndarray | None = None) -> Iterator[PuzzleResult]:
+    """Solve many puzzles, same-shaped ones in one kernel call each; results in input order.
+
+    ``timeout`` applies to each puzzle. ``progress(k)`` is told how many are done.
+    """
+    ctrl = ctrl if ctrl is not None else new_ctrl()
+    for p in puzzles:
+        ptype.check(p)
+    models = [ptype.model(p, rules) for p in puzzles]
+    done_before = 0
+    i = 0
+    while i < len(puzzles):
+        j = i
+        while j < len(puzzles) and models[j].key == models[i].key and models[i].key:
+            j += 1
+        j = max(j, i + 1)
+        yield from _solve_group(ptype, puzzles[i:j], models[i:j], limit, timeout, ctrl,
+                                progress, done_before)
+        done_before += j - i
+        i = j
+
+
+def _solve_group(ptype, puzzles, models, limit, timeout, ctrl, progress, done_before):
+    model = models[0]
+    kernels = kernels_for_model(model)
+    n_puzzles, n = len(puzzles), model.n_cells
+    inits = np.stack([m.init for m in models]).astype(np.uint64, copy=False)
+    reason = np.zeros(n_puzzles, dtype=np.int64)
+    sols = np.zeros((n_puzzles, n), dtype=np.uint64)
+    counts = np.zeros(n_puzzles, dtype=np.int64)
+    stats = np.zeros((n_puzzles, abi.STAT_SIZE), dtype=np.int64)
+    from csolve.kernels.workspace import new_workspace
+
+    ws = new_workspace(n)
+    cap = n + 16
+    stack = np.zeros((cap, n), dtype=np.uint64)
+    dirty = np.zeros(cap, dtype=np.int64)
+    sp = np.zeros(1, dtype=np.int64)
+    nsol = np.zeros(1, dtype=np.int64)
+    first = np.zeros((1, n), dtype=np.uint64)
+    ctrl[abi.CTRL_DONE] = 0
+    ctrl[abi.CTRL_SKIP] = 0
+    watch = {"current": -1, "since": time.monotonic()}
+    start = 0
+    # load (or compile) the kernel before any clock starts: a call that solves nothing
+    kernels.solve_batch(model.kernel, ws, inits, n_puzzles, limit, ctrl, stack, dirty, sp,
+                        nsol, first, reason, sols, counts, stats)
+
+    def poll() -> None:
+        if progress is not None:
+            progress(done_before + int(ctrl[abi.CTRL_DONE]))
+        if timeout:
+            cur = int(ctrl[abi.CTRL_CURRENT])
+            now = time.monotonic()
+            if cur != watch["current"]:
+                watch["current"], watch["since"] = cur, now
+            elif now - watch["since"] > timeout:
+                ctrl[abi.CTRL_SKIP] = cur + 1
+
+    t0 = time.perf_counter()
+    while start < n_puzzles:
+        box: list[int] = []
+
+        def call(start=start, box=box, stack=stack, dirty=dirty) -> None:
+            box.append(int(kernels.solve_batch(
+                model.kernel, ws, inits, start, limit, ctrl, stack, dirty, sp, nsol, first,
+                reason, sols, counts, stats)))
+
+        _run_in_thread(call, ctrl, poll)
+        stop_at = box[0]
+        if stop_at < n_puzzles and reason[stop_at] == abi.STACK_FULL:
+            cap *= 2
+            stack = np.zeros((cap, n), dtype=np.uint64)
+            dirty = np.zeros(cap, dtype=np.int64)
+            start = stop_at
+            continue
+        if stop_at < n_puzzles:  # stopped
+            reason[stop_at:] = abi.STOPPED
+        break
+    wall = time.perf_counter() - t0
+    cycles = stats[:, abi.STAT_CYCLES].astype(np.float64)
+    per_cycle = wall / cycles.sum() if cycles.sum() > 0 else 0.0
+    for k, puzzle in enumerate(puzzles):
+        r = int(reason[k])
+        end = {abi.EXHAUSTED: "exhausted", abi.LIMIT: "limit", abi.SKIPPED: "timeout"}.get(
+            r, "stopped")
+        count = int(counts[k])
+        solutions = [checked(ptype, puzzle, sols[k])] if count > 0 else []
+        seconds = cycles[k] * per_cycle if per_cycle else wall / n_puzzles
+        yield PuzzleResult(puzzle=puzzle, status=_status(count, end == "exhausted", end, limit),
+                           solutions=solutions, count=count, exact=end == "exhausted",
+                           stats=stats_dict(stats[k]), seconds=float(seconds))

@@ -1,0 +1,53 @@
+"""Sudoku geometry: rows, columns and boxes of an n×n grid (n = k²)."""
+
+from __future__ import annotations
+
+from functools import cache
+from math import isqrt
+
+import numpy as np
+
+SIZES = tuple(k * k for k in range(2, 9))  # 4, 9, ..., 64
+
+
+def box_side(n: int) -> int:
+    k = isqrt(n)
+    if k * k != n or n not in SIZES:
+        raise ValueError(f"size {n} is not a square of 2..8")
+    return k
+
+
+@cache
+def units(n: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """(rows, columns, boxes), each a tuple of cell-index tuples."""
+    k = box_side(n)
+    rows = tuple(tuple(r * n + c for c in range(n)) for r in range(n))
+    cols = tuple(tuple(r * n + c for r in range(n)) for c in range(n))
+    boxes = tuple(
+        tuple((br * k + i) * n + bc * k + j for i in range(k) for j in range(k))
+        for br in range(k) for bc in range(k)
+    )
+    return rows, cols, boxes
+
+
+def unit_problems(grid: np.ndarray, n: int, complete: bool) -> list[str]:
+    """Rule breaks in ``grid`` (0 = blank): repeated values, and missing ones when complete."""
+    problems = []
+    names = ("row", "column", "box")
+    for name, group in zip(names, units(n), strict=True):
+        for u, cells in enumerate(group, 1):
+            seen: dict[int, int] = {}
+            for c in cells:
+                v = int(grid[c])
+                if v == 0:
+                    continue
+                if v in seen:
+                    a, b = seen[v], c
+                    problems.append(
+                        f"value {v} twice in {name} {u} "
+                        f"(r{a // n + 1}c{a % n + 1} and r{b // n + 1}c{b % n + 1})")
+                    continue
+                seen[v] = c
+            if complete and len(seen) != n:
+                problems.append(f"{name} {u} does not hold every value 1..{n}")
+    return problems
