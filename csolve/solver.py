@@ -73,17 +73,15 @@ def checked(ptype: PuzzleType, puzzle: Puzzle, masks: np.ndarray) -> Any:
 
 
 def _status(count: int, exact: bool, reason: str, limit: int) -> Status:
+    """A search cut short is a time-out (or interruption) unless it already has its answer."""
+    answered = limit > 0 and count >= limit
+    if reason == "timeout" and not answered:
+        return Status.TIMEOUT
+    if reason == "stopped" and not answered:
+        return Status.INTERRUPTED
     if count == 0:
-        if reason == "timeout":
-            return Status.TIMEOUT
-        if reason == "stopped":
-            return Status.INTERRUPTED
         return Status.NO_SOLUTION
-    if count >= 2:
-        return Status.MULTIPLE
-    if reason in ("timeout", "stopped") and limit != 1:
-        return Status.TIMEOUT if reason == "timeout" else Status.INTERRUPTED
-    return Status.SOLVED
+    return Status.MULTIPLE if count >= 2 else Status.SOLVED
 
 
 def solve_puzzle(ptype: PuzzleType, puzzle: Puzzle, options: SolveOptions = SolveOptions(),

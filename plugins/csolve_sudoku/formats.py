@@ -63,21 +63,31 @@ def _size_of_cells(count: int) -> int | None:
     return n if n * n == count and n in SIZES else None
 
 
-def _symbol_line_is_4x4(s: str) -> bool:
-    return all(ch in "1234.0" for ch in s)
-
-
 def detect(lines: list[tuple[int, str]]) -> str:
-    """The format of a file from its first non-comment line."""
+    """The format of a file from its first non-comment lines.
+
+    A line of n² symbols is the ``line`` format, except that 16 symbols may also be the first
+    row of a 16x16 ``grid``: that reading wins when 16 such lines follow one another.
+    """
     _, first = lines[0]
     tokens = first.split()
     if len(tokens) > 1 and all(t.isdigit() for t in tokens):
         return "numbers"
     s = first.translate(RULINGS)
     n = _size_of_cells(len(s))
-    if n is not None and not (n == 4 and len(s) == 16 and not _symbol_line_is_4x4(s)):
-        return "line"
-    return "grid"
+    if n is None:
+        return "grid" if len(s) in SIZES else "line"  # a grid's row, or a line of bad length
+    if len(s) == 16:
+        run = 0
+        prev = lines[0][0] - 1
+        for no, line in lines:
+            if no != prev + 1 or len(line.translate(RULINGS)) != 16:
+                break
+            run += 1
+            prev = no
+        if run >= 16 and not all(ch in "1234.0" for _, ln in lines[:16] for ch in ln):
+            return "grid"
+    return "line"
 
 
 def content_lines(text: str) -> list[tuple[int, str]]:

@@ -1,0 +1,160 @@
+"""The command line: outputs, exit codes, and one-line errors for bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from csolve.cli import main
+
+from .conftest import PUZZLES
+
+HARD = str(PUZZLES / "sudoku" / "9x9-hard.txt")
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    old = sys.argv
+    sys.argv = ["csolve", *args]
+    try:
+        main()
+        code = 0
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
+    finally:
+        sys.argv = old
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def write(tmp_path, text: str, name: str = "p.txt") -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def test_version_and_lists(capsys):
+    code, out, _ = run(capsys, "--version")
+    assert code == 0 and out.startswith("csolve ")
+    code, out, _ = run(capsys, "list-backends")
+    assert code == 0 and "serial" in out
+    code, out, _ = run(capsys, "list-plugins")
+    assert code == 0 and "sudoku" in out
+    code, out, _ = run(capsys, "list-rules")
+    assert code == 0 and "hidden-single" in out
+
+
+def test_solve_line_output_is_validated(capsys, sudoku):
+    code, out, _ = run(capsys, "solve", "sudoku", HARD, "--output", "line")
+    assert code == 0
+    lines = out.split()
+    puzzles = sudoku.parse(open(HARD).read(), HARD)
+    assert len(lines) == len(puzzles)
+    for p, line in zip(puzzles, lines, strict=True):
+        (sol,) = sudoku.parse(line + "\n", "<out>")
+        assert sudoku.validate(p, sol.data) == []
+
+
+def test_solve_json_output(capsys):
+    code, out, _ = run(capsys, "solve", "sudoku", HARD, "--output", "json", "--count")
+    assert code == 0
+    for line in out.splitlines():
+        obj = json.loads(line)
+        assert obj["status"] == "solved" and obj["count"] == 1 and obj["exact"]
+        assert len(obj["solution"]) == 9 and "nodes" in obj["stats"]
+
+
+def test_pretty_output_draws_a_grid(capsys):
+    code, out, _ = run(capsys, "solve", "sudoku", str(PUZZLES / "sudoku" / "4x4.txt"),
+                       "--output", "pretty")
+    assert code == 0 and "┏" in out and "solved" in out
+
+
+def test_count_limit_and_all(capsys, tmp_path):
+    f = write(tmp_path, "." * 16 + "\n")
+    code, out, _ = run(capsys, "solve", "sudoku", f, "--count", "--output", "line")
+    assert code == 0 and out.strip() == "288"
+    code, out, _ = run(capsys, "solve", "sudoku", f, "--count", "--limit", "2",
+                       "--output", "line")
+    assert code == 0 and out.strip() == "2+"
+    code, out, _ = run(capsys, "solve", "sudoku", f, "--all", "--output", "line")
+    assert code == 0 and len(set(out.split())) == 288
+
+
+def test_no_solution_exit_code(capsys, tmp_path):
+    f = write(tmp_path, "1..4..2..3..4..1\n")
+    code, out, _ = run(capsys, "solve", "sudoku", f, "--output", "line")
+    assert code == 1 and "no-solution" in out
+
+
+def test_timeout_exit_code(capsys, tmp_path):
+    f = write(tmp_path, " ".join(["0"] * 625) + "\n")
+    code, _, _ = run(capsys, "solve", "sudoku", f, "--count", "--timeout", "0.2",
+                     "--output", "line")
+    assert code == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "words"),
+    [
+        ("4..1..2x..3..4..\n", ":1:8:", "unknown symbol 'x'"),
+        ("123\n", ":1:", "3 symbols"),
+        ("# c\n11..............\n", ":2:", "conflicting givens"),
+        ("1 2 3\n", ":1:", "3 numbers"),
+        ("", "", "no puzzle"),
+        ("0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 17\n", ":1:", "out of range"),
+    ],
+)
+def test_bad_input_is_one_clear_line(capsys, tmp_path, text, where, words):
+    f = write(tmp_path, text)
+    code, out, err = run(capsys, "solve", "sudoku", f)
+    assert code == 2
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert f + where in err and words in err
+
+
+def test_missing_file_and_unknown_names(capsys, tmp_path):
+    code, _, err = run(capsys, "solve", "sudoku", str(tmp_path / "nope.txt"))
+    assert code == 2 and "no such file" in err
+    code, _, err = run(capsys, "solve", "nonogram", HARD)
+    assert code == 2 and "unknown puzzle type" in err
+    code, _, err = run(capsys, "solve", "sudoku", HARD, "--backend", "nope")
+    assert code == 2 and "unknown backend" in err
+    code, _, err = run(capsys, "solve", "sudoku", HARD, "--rules", "nope")
+    assert code == 2 and "unknown rule" in err
+
+
+def test_validate_command(capsys, tmp_path):
+    good = "4231314223141423"
+    bad = "4231314223141432"
+    f = write(tmp_path, good + "\n")
+    code, out, _ = run(capsys, "validate", "sudoku", f)
+    assert code == 0 and "valid" in out
+    f2 = write(tmp_path, bad + "\n", "bad.txt")
+    code, out, _ = run(capsys, "validate", "sudoku", f2)
+    assert code == 1 and "invalid" in out
+    givens = write(tmp_path, "3...............\n", "givens.txt")
+    code, out, _ = run(capsys, "validate", "sudoku", f, "--against", givens)
+    assert code == 1 and "given" in out  # r1c1 = 3 was changed to 4
+
+
+def test_stdin(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "csolve", "solve", "sudoku", "-", "--output",
+                        "line"], input="." * 16 + "\n", capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0 and len(r.stdout.strip()) == 16
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(text=st.text(alphabet=st.sampled_from(list("0123456789.abcdefgABCDEFG#| -\n\t\x00é")),
+                    max_size=400))
+def test_garbage_never_raises_a_traceback(capsys, tmp_path, text):
+    f = write(tmp_path, text, "garbage.txt")
+    code, _, err = run(capsys, "solve", "sudoku", f, "--output", "line", "--timeout", "2")
+    assert code in (0, 1, 2, 3)
+    assert "Traceback" not in err
