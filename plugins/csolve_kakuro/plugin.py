@@ -1,0 +1,144 @@
+"""The Kakuro plugin's hooks, its PuzzleType and its sum rule's registration.
+
+The model: one cell per white square (values 1..9) and one all-different group per run,
+tagged ``KAKURO_SUM`` with the run's sum as ``param``; the ``kakuro-sum`` rule (rules.py)
+reads those tags and its digit-set tables from the model's free arrays. Nothing here is
+known to the core.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+
+import numpy as np
+
+from csolve.errors import PuzzleInputError
+from csolve.hookspecs import hookimpl
+from csolve.model import Model, ModelBuilder
+from csolve.puzzle import Puzzle, PuzzleType
+from csolve.rules import Rule
+
+from . import grid as kgrid
+from .grid import WHITE, KakuroGrid
+
+DEFAULT_RULES = ("elimination", "kakuro-sum")
+SUM_RULE = Rule("kakuro-sum", "csolve_kakuro.rules:kakuro_sum",
+                "Kakuro: each run keeps digits of a distinct-digit set with its length and sum")
+
+
+@lru_cache(maxsize=64)
+def _model(structure: tuple, rules: tuple[str, ...]) -> Model:
+    from .rules import KAKURO_SUM, combo_tables
+
+    _rows, _cols, runs, whites = structure
+    index = {rc: i for i, rc in enumerate(whites)}
+    b = ModelBuilder(len(whites), 9)
+    for total, cells in runs:
+        b.add_group([index[rc] for rc in cells], required=None, tag=KAKURO_SUM, param=total)
+    b.aux_i64, b.aux_u64 = combo_tables()
+    key = hashlib.sha1(repr((structure, rules)).encode()).hexdigest()
+    return b.build(rules, key=f"kakuro-{key}")
+
+
+def _digits(g: KakuroGrid, solution: np.ndarray, cells) -> list[int]:
+    return [int(solution[r, c]) for r, c in cells]
+
+
+class Kakuro(PuzzleType):
+    name = "kakuro"
+    description = "Kakuro: runs of white cells hold distinct digits 1-9 adding up to their clue"
+    formats = ("text", "json")
+    default_rules = DEFAULT_RULES
+
+    def parse(self, text: str, source: str, fmt: str | None = None) -> list[Puzzle]:
+        return [Puzzle(self.name, source, line, i, g, meta["format"], meta)
+                for i, (line, g, meta) in enumerate(kgrid.parse(text, source))]
+
+    def check(self, puzzle: Puzzle) -> None:
+        from .rules import combo_tables
+
+        g: KakuroGrid = puzzle.data
+        offsets, _ = combo_tables()
+        for run in g.runs:
+            n = len(run.cells)
+            idx = n * (kgrid.MAX_SUM + 1) + run.total
+            if n > 9 or offsets[idx] == offsets[idx + 1]:
+                raise PuzzleInputError(
+                    puzzle.source, puzzle.line, None,
+                    f"clue {run.total} at r{run.clue[0] + 1}c{run.clue[1] + 1} cannot be made "
+                    f"from {n} distinct digits")
+            given = [d for d in _digits(g, g.values, run.cells) if d]
+            if len(set(given)) != len(given):
+                raise PuzzleInputError(puzzle.source, puzzle.line, None,
+                                       f"conflicting givens: a digit repeats in the run of "
+                                       f"r{run.clue[0] + 1}c{run.clue[1] + 1}")
+
+    def model(self, puzzle: Puzzle, rules: tuple[str, ...] | None = None) -> Model:
+        g: KakuroGrid = puzzle.data
+        base = _model(g.structure(), tuple(rules or self.default_rules))
+        init = np.full(len(g.whites), 0x1FF, dtype=np.uint64)
+        for i, (r, c) in enumerate(g.whites):
+            if g.values[r, c]:
+                init[i] = np.uint64(1 << (int(g.values[r, c]) - 1))
+        return base.with_init(init)
+
+    def decode(self, puzzle: Puzzle, masks: np.ndarray) -> np.ndarray:
+        g: KakuroGrid = puzzle.data
+        out = np.zeros((g.rows, g.cols), dtype=np.int64)
+        for i, (r, c) in enumerate(g.whites):
+            m = int(masks[i])
+            out[r, c] = m.bit_length() if m and m & (m - 1) == 0 else 0
+        return out
+
+    def validate(self, puzzle: Puzzle, solution: np.ndarray) -> list[str]:
+        g: KakuroGrid = puzzle.data
+        if solution.shape != (g.rows, g.cols):
+            return [f"expected a {g.rows}x{g.cols} grid, got {solution.shape}"]
+        problems = []
+        for r, c in g.whites:
+            v = int(solution[r, c])
+            if not 1 <= v <= 9:
+                problems.append(f"white cell r{r + 1}c{c + 1} holds {v}, not a digit 1-9")
+            elif g.values[r, c] and v != g.values[r, c]:
+                problems.append(f"given r{r + 1}c{c + 1}={g.values[r, c]} was changed to {v}")
+        for run in g.runs:
+            ds = _digits(g, solution, run.cells)
+            where = f"r{run.clue[0] + 1}c{run.clue[1] + 1}"
+            word = "right" if run.direction == "R" else "down"
+            if len(set(ds)) != len(ds):
+                problems.append(f"a digit repeats in the {word} run of {where}")
+            if sum(ds) != run.total:
+                problems.append(f"the {word} run of {where} adds up to {sum(ds)}, "
+                                f"not {run.total}")
+        return problems
+
+    def format_line(self, puzzle: Puzzle, solution: np.ndarray | None) -> str:
+        g: KakuroGrid = puzzle.data
+        return kgrid.format_line(g, g.values if solution is None else solution)
+
+    def to_json(self, puzzle: Puzzle, solution: np.ndarray) -> list[list[int]]:
+        return solution.tolist()
+
+    def render(self, puzzle: Puzzle, solution: np.ndarray | None):
+        from .render import render_grid
+
+        return render_grid(puzzle.data, solution)
+
+    def is_complete(self, puzzle: Puzzle) -> bool:
+        g: KakuroGrid = puzzle.data
+        return all(g.values[r, c] for r, c in g.whites)
+
+    def as_solution(self, puzzle: Puzzle) -> np.ndarray:
+        g: KakuroGrid = puzzle.data
+        return np.where(g.kind == WHITE, g.values, 0)
+
+
+@hookimpl
+def csolve_register_puzzles(register):
+    register(Kakuro())
+
+
+@hookimpl
+def csolve_register_rules(register):
+    register(SUM_RULE)

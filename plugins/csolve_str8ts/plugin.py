@@ -1,0 +1,159 @@
+"""The Str8ts plugin's hooks, its PuzzleType and its straight rule's registration.
+
+The model: one cell per white square and per black square holding a digit (fixed); each row
+and column is an all-different group over its cells; each compartment of two or more white
+cells is a group tagged ``STRAIGHT`` whose ``param`` is the index of its row or column
+group, read by the ``str8ts-straight`` rule (rules.py). Nothing here is known to the core.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+
+import numpy as np
+
+from csolve.errors import PuzzleInputError
+from csolve.hookspecs import hookimpl
+from csolve.model import Model, ModelBuilder
+from csolve.puzzle import Puzzle, PuzzleType
+from csolve.rules import Rule
+
+from . import grid as sgrid
+from .grid import BLACK, WHITE, Str8tsGrid
+
+DEFAULT_RULES = ("elimination", "str8ts-straight")
+STRAIGHT_RULE = Rule("str8ts-straight", "csolve_str8ts.rules:straight",
+                     "Str8ts: a compartment keeps the values of windows of consecutive values "
+                     "it can hold; values every window holds leave its row or column")
+
+
+@lru_cache(maxsize=64)
+def _model(structure: tuple, rules: tuple[str, ...]) -> Model:
+    from .rules import STRAIGHT
+
+    n, kind, holds = structure
+    g = Str8tsGrid(n, np.frombuffer(kind, dtype=np.int8).reshape(n, n),
+                   np.frombuffer(holds, dtype=np.bool_).reshape(n, n).astype(np.int64))
+    cells = g.cells()
+    index = {rc: i for i, rc in enumerate(cells)}
+    b = ModelBuilder(len(cells), n)
+    lines = {}
+    for name, transpose in (("row", False), ("column", True)):
+        for i in range(n):
+            members = [index[(j, i) if transpose else (i, j)] for j in range(n)
+                       if ((j, i) if transpose else (i, j)) in index]
+            lines[(name, i)] = b.add_group(members, required=None)
+    for name, i, run in g.compartments():
+        if len(run) > 1:
+            b.add_group([index[rc] for rc in run], alldiff=False, tag=STRAIGHT,
+                        param=lines[(name, i)])
+    key = hashlib.sha1(repr((structure, rules)).encode()).hexdigest()
+    return b.build(rules, key=f"str8ts-{key}", meta={"n": n})
+
+
+def _problems_in_lines(g: Str8tsGrid, grid: np.ndarray) -> list[str]:
+    problems = []
+    n = g.n
+    for name, transpose in (("row", False), ("column", True)):
+        for i in range(n):
+            seen: dict[int, int] = {}
+            for j in range(n):
+                v = int(grid[j, i] if transpose else grid[i, j])
+                if v == 0:
+                    continue
+                if v in seen:
+                    problems.append(f"value {v} twice in {name} {i + 1}")
+                seen[v] = j
+    return problems
+
+
+class Str8ts(PuzzleType):
+    name = "str8ts"
+    description = ("Str8ts: no digit repeats in a row or column; each compartment of white "
+                   "cells holds consecutive digits")
+    formats = ("text", "json")
+    default_rules = DEFAULT_RULES
+
+    def parse(self, text: str, source: str, fmt: str | None = None) -> list[Puzzle]:
+        return [Puzzle(self.name, source, line, i, g, meta["format"], meta)
+                for i, (line, g, meta) in enumerate(sgrid.parse(text, source))]
+
+    def check(self, puzzle: Puzzle) -> None:
+        g: Str8tsGrid = puzzle.data
+        problems = _problems_in_lines(g, g.values)
+        if problems:
+            raise PuzzleInputError(puzzle.source, puzzle.line, None,
+                                   f"conflicting givens: {problems[0]}")
+
+    def model(self, puzzle: Puzzle, rules: tuple[str, ...] | None = None) -> Model:
+        g: Str8tsGrid = puzzle.data
+        base = _model(g.structure(), tuple(rules or self.default_rules))
+        full = (1 << g.n) - 1
+        init = np.array([(1 << (int(g.values[rc]) - 1)) if g.values[rc] else full
+                         for rc in g.cells()], dtype=np.uint64)
+        return base.with_init(init)
+
+    def decode(self, puzzle: Puzzle, masks: np.ndarray) -> np.ndarray:
+        g: Str8tsGrid = puzzle.data
+        out = np.zeros((g.n, g.n), dtype=np.int64)
+        for i, rc in enumerate(g.cells()):
+            m = int(masks[i])
+            out[rc] = m.bit_length() if m and m & (m - 1) == 0 else 0
+        return out
+
+    def validate(self, puzzle: Puzzle, solution: np.ndarray) -> list[str]:
+        g: Str8tsGrid = puzzle.data
+        n = g.n
+        if solution.shape != (n, n):
+            return [f"expected a {n}x{n} grid, got {solution.shape}"]
+        problems = []
+        for r in range(n):
+            for c in range(n):
+                v, want = int(solution[r, c]), int(g.values[r, c])
+                where = f"r{r + 1}c{c + 1}"
+                if g.kind[r, c] == BLACK:
+                    if v != want:
+                        problems.append(f"black cell {where} must hold {want or 'nothing'}, "
+                                        f"not {v}")
+                elif not 1 <= v <= n:
+                    problems.append(f"white cell {where} holds {v}, not a digit 1..{n}")
+                elif want and v != want:
+                    problems.append(f"given {where}={want} was changed to {v}")
+        problems += _problems_in_lines(g, solution)
+        for name, i, run in g.compartments():
+            vals = sorted(int(solution[rc]) for rc in run)
+            if vals and vals[-1] - vals[0] != len(vals) - 1:
+                problems.append(f"compartment of {name} {i + 1} from "
+                                f"r{run[0][0] + 1}c{run[0][1] + 1} holds {vals}, not a straight")
+        return problems
+
+    def format_line(self, puzzle: Puzzle, solution: np.ndarray | None) -> str:
+        g: Str8tsGrid = puzzle.data
+        return sgrid.format_line(g, np.where(g.kind == WHITE, g.values, 0)
+                                 if solution is None else solution)
+
+    def to_json(self, puzzle: Puzzle, solution: np.ndarray) -> list[list[int]]:
+        return solution.tolist()
+
+    def render(self, puzzle: Puzzle, solution: np.ndarray | None):
+        from .render import render_grid
+
+        return render_grid(puzzle.data, solution)
+
+    def is_complete(self, puzzle: Puzzle) -> bool:
+        g: Str8tsGrid = puzzle.data
+        return bool((g.values[g.kind == WHITE] > 0).all())
+
+    def as_solution(self, puzzle: Puzzle) -> np.ndarray:
+        return puzzle.data.values.copy()
+
+
+@hookimpl
+def csolve_register_puzzles(register):
+    register(Str8ts())
+
+
+@hookimpl
+def csolve_register_rules(register):
+    register(STRAIGHT_RULE)

@@ -1,0 +1,160 @@
+"""Kakuro and Str8ts plugins: the shared janko.at sets, counting, bad input, validators."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from csolve.puzzle import get_puzzle_type
+from csolve.solver import SolveOptions, Status, solve_batch, solve_puzzle
+
+from .conftest import PUZZLES, shared_file
+
+SETS = {"kakuro": ("kakuro", "janko-kakuro-500.jsonl"),
+        "str8ts": ("str8ts", "janko-str8ts-280.jsonl")}
+
+
+def _one(kind: str, text: str):
+    (p,) = get_puzzle_type(kind).parse(text, "<test>")
+    return p
+
+
+@pytest.mark.parametrize("kind", sorted(SETS))
+def test_every_shared_puzzle_is_solved_as_shipped(kind):
+    path = shared_file(*SETS[kind])
+    ptype = get_puzzle_type(kind)
+    text = path.read_text()
+    shipped = [np.array(json.loads(line)["solution"]) for line in text.splitlines()]
+    puzzles = ptype.parse(text, str(path))
+    assert len(puzzles) == len(shipped)
+    results = list(solve_batch(ptype, puzzles, limit=2))
+    for p, r in zip(puzzles, results, strict=True):
+        assert r.count >= 1, p.where
+        want = shipped[p.index]
+        assert ptype.validate(p, want) == [], p.where
+        for s in r.solutions:
+            assert ptype.validate(p, s) == []
+        if r.count == 1:
+            assert np.array_equal(r.solutions[0], want), p.where
+        else:
+            # the set holds a puzzle with two solutions (janko_kakuro_257): the shipped
+            # one must be among them
+            full = solve_puzzle(ptype, p, SolveOptions(limit=0, keep=10))
+            assert full.exact and any(np.array_equal(s, want) for s in full.solutions)
+
+
+@pytest.mark.parametrize("kind", sorted(SETS))
+def test_samples_have_one_solution(kind):
+    ptype = get_puzzle_type(kind)
+    path = PUZZLES / kind / "small.txt"
+    puzzles = ptype.parse(path.read_text(), str(path))
+    assert puzzles
+    for p in puzzles:
+        r = solve_puzzle(ptype, p, SolveOptions(limit=0))
+        assert r.exact and r.count == 1 and r.status is Status.SOLVED
+
+
+def test_kakuro_counts_every_solution():
+    # a 2x2 block whose runs all add up to 3: {1,2} both ways round
+    p = _one("kakuro", "- 3\\ 3\\\n\\3 0 0\n\\3 0 0\n")
+    r = solve_puzzle(get_puzzle_type("kakuro"), p, SolveOptions(limit=0, keep=5))
+    assert r.exact and r.count == 2 and r.status is Status.MULTIPLE
+    assert sorted(s[1, 1] for s in r.solutions) == [1, 2]
+
+
+def test_kakuro_line_and_slash_forms_agree():
+    k = get_puzzle_type("kakuro")
+    a = _one("kakuro", "#  4\\ 3\\\n\\3 . .\n\\4 . .\n")
+    b = _one("kakuro", "- 4,  3, / ,3 0 0 / ,4 0 0")
+    ra = solve_puzzle(k, a, SolveOptions(limit=0))
+    rb = solve_puzzle(k, b, SolveOptions(limit=0))
+    assert ra.count == rb.count == 1
+    assert np.array_equal(ra.solutions[0], rb.solutions[0])
+    assert ra.solutions[0].tolist() == [[0, 0, 0], [0, 1, 2], [0, 3, 1]]
+    again = _one("kakuro", k.format_line(a, ra.solutions[0]))
+    assert k.is_complete(again) and k.validate(a, k.as_solution(again)) == []
+
+
+def test_str8ts_counts_every_solution():
+    # one white row of four cells between black ones in a 4x4 grid, the rest black:
+    # the row is any straight of 4 in 1..4 -> 4! orders
+    p = _one("str8ts", "####/..../####/####")
+    r = solve_puzzle(get_puzzle_type("str8ts"), p, SolveOptions(limit=0))
+    assert r.exact and r.count == 24
+
+
+def test_str8ts_black_digits_count_in_lines():
+    # a black 1 in the row: the three white cells hold a straight without 1 -> 2,3,4
+    p = _one("str8ts", "a.../####/####/####")
+    r = solve_puzzle(get_puzzle_type("str8ts"), p, SolveOptions(limit=0, keep=10))
+    assert r.count == 6
+    assert all(sorted(s[0, 1:]) == [2, 3, 4] and s[0, 0] == 1 for s in r.solutions)
+
+
+def test_validators_catch_wrong_grids():
+    for kind, (folder, name) in SETS.items():
+        path = shared_file(folder, name)
+        line = path.read_text().splitlines()[0]
+        ptype = get_puzzle_type(kind)
+        p = _one(kind, line)
+        good = np.array(json.loads(line)["solution"])
+        assert ptype.validate(p, good) == []
+        bad = good.copy()
+        r, c = map(int, np.argwhere(bad > 0)[-1])
+        bad[r, c] = bad[r, c] % 9 + 1 if kind == "kakuro" else 0
+        assert ptype.validate(p, bad)
+    s = get_puzzle_type("str8ts")
+    p = _one("str8ts", "####/..../####/####")
+    assert s.validate(p, np.array([[0] * 4, [1, 3, 2, 4], [0] * 4, [0] * 4])) == []
+    assert s.validate(p, np.array([[0] * 4, [1, 1, 2, 4], [0] * 4, [0] * 4]))
+
+
+def _cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "csolve", *args], input=stdin,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("kind,text,where", [
+    ("kakuro", "- 3\\ 3\\\n\\3 0 0\n\\3 0 q\n", "<stdin>:3:6:"),
+    ("kakuro", "- 3\\ 3\\\n\\3 0 0\n\\3 0\n", "<stdin>:3:"),
+    ("kakuro", "- 3\\ 50\\\n\\3 0 0\n\\3 0 0\n", "<stdin>:1:6:"),
+    ("kakuro", '{"grid": 5}\n', "<stdin>:1:"),
+    ("str8ts", "####/..z./####/####\n", "<stdin>:1:8:"),
+    ("str8ts", "..../..../....\n", "<stdin>:1:"),
+    ("str8ts", "{not json\n", "<stdin>:1:"),
+])
+def test_malformed_input_is_one_line_and_exit_2(kind, text, where):
+    r = _cli("solve", kind, "-", stdin=text)
+    assert r.returncode == 2
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and f" {where}" in f" {lines[0]}", r.stderr
+
+
+def test_cli_solve_count_and_validate(tmp_path):
+    r = _cli("solve", "kakuro", str(PUZZLES / "kakuro" / "small.txt"), "--count")
+    assert r.returncode == 0 and r.stdout.split() == ["1", "1"]
+    r = _cli("solve", "str8ts", str(PUZZLES / "str8ts" / "small.txt"), "--output", "json")
+    assert r.returncode == 0
+    for line in r.stdout.splitlines():
+        assert json.loads(line)["status"] == "solved"
+    r = _cli("solve", "str8ts", str(PUZZLES / "str8ts" / "small.txt"), "--output", "line")
+    solved = tmp_path / "solved.txt"
+    solved.write_text(r.stdout)
+    ok = _cli("validate", "str8ts", str(solved), "--against",
+              str(PUZZLES / "str8ts" / "small.txt"))
+    assert ok.returncode == 0, ok.stdout
+    wrong = tmp_path / "wrong.txt"
+    first = r.stdout.splitlines()[0]
+    i = next(k for k, ch in enumerate(first) if ch.isdigit())
+    swapped = first[:i] + ("1" if first[i] != "1" else "2") + first[i + 1:]
+    wrong.write_text(swapped + "\n")
+    bad = _cli("validate", "str8ts", str(wrong))
+    assert bad.returncode == 1 and "invalid" in bad.stdout
+    k = _cli("solve", "kakuro", str(PUZZLES / "kakuro" / "small.txt"), "--output", "line")
+    ksolved = tmp_path / "k.txt"
+    ksolved.write_text(k.stdout)
+    assert _cli("validate", "kakuro", str(ksolved)).returncode == 0
