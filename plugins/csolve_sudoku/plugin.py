@@ -98,6 +98,23 @@ class Sudoku(PuzzleType):
     def as_solution(self, puzzle: Puzzle) -> np.ndarray:
         return puzzle.data.copy()
 
+    tactics = (*PuzzleType.tactics, "xy-wing")
+
+    def cell_name(self, puzzle: Puzzle, cell: int) -> str:
+        n = puzzle.meta["n"]
+        return f"r{cell // n + 1}c{cell % n + 1}"
+
+    def group_name(self, puzzle: Puzzle, group: int) -> str:
+        # groups are added as rows, then columns, then boxes (see sudoku_model)
+        n = puzzle.meta["n"]
+        kind, i = divmod(group, n)
+        return f"{('row', 'column', 'box')[kind]} {i + 1}"
+
+    def step_finders(self) -> dict:
+        from .steps import xy_wing
+
+        return {"xy-wing": xy_wing}
+
 
 @hookimpl
 def csolve_register_puzzles(register):
