@@ -52,75 +52,82 @@ def _eliminate(cand, m, ws, fa, fb, covers, vb, g0, g1, g2, g3, k):
 
 
 @kernel
-def fish(cand, m, ws, k):
-    """Fish of exactly ``k`` base groups (2 X-wing, 3 swordfish, 4 jellyfish)."""
-    changed = NO_CHANGE
-    n_fam = m.family_ptr.shape[0] - 1
+def _fish_value(cand, m, ws, fa, fb, v, k):
+    """The first fish of ``k`` groups of family ``fa`` on value ``v`` that removes something."""
     gidx = ws.scratch_i64
     cov = ws.scratch_u64
+    vb = _ONE << np.uint64(v)
+    cnt = 0
+    for i in range(m.family_ptr[fa], m.family_ptr[fa + 1]):
+        g = m.family_groups[i]
+        if (m.group_required[g] & vb) == 0 or (m.group_flags[g] & 1) == 0:
+            continue
+        mask = np.uint64(0)
+        ok = True
+        for p in range(m.group_ptr[g], m.group_ptr[g + 1]):
+            c = m.group_cells[p]
+            if cand[c] & vb:
+                cg = group_in_family(m, c, fb)
+                if cg < 0 or (m.group_flags[cg] & 1) == 0:
+                    ok = False
+                    break
+                mask |= _ONE << np.uint64(m.group_rank[cg])
+        pc = np.int64(popcount(mask))
+        if ok and pc >= 2 and pc <= k:
+            gidx[cnt] = g
+            cov[cnt] = mask
+            cnt += 1
+    if cnt < k:
+        return NO_CHANGE
+    for a in range(cnt):
+        for b in range(a + 1, cnt):
+            ub = cov[a] | cov[b]
+            if np.int64(popcount(ub)) > k:
+                continue
+            if k == 2:
+                r = _eliminate(cand, m, ws, fa, fb, ub, vb, gidx[a], gidx[b], -1, -1, k)
+                if r != NO_CHANGE:
+                    return r
+                continue
+            for c in range(b + 1, cnt):
+                uc = ub | cov[c]
+                if np.int64(popcount(uc)) > k:
+                    continue
+                if k == 3:
+                    r = _eliminate(cand, m, ws, fa, fb, uc, vb, gidx[a], gidx[b], gidx[c],
+                                   -1, k)
+                    if r != NO_CHANGE:
+                        return r
+                    continue
+                for d in range(c + 1, cnt):
+                    ud = uc | cov[d]
+                    if np.int64(popcount(ud)) > k:
+                        continue
+                    r = _eliminate(cand, m, ws, fa, fb, ud, vb, gidx[a], gidx[b], gidx[c],
+                                   gidx[d], k)
+                    if r != NO_CHANGE:
+                        return r
+    return NO_CHANGE
+
+
+@kernel
+def fish(cand, m, ws, k):
+    """Fish of exactly ``k`` base groups (2 X-wing, 3 swordfish, 4 jellyfish); a value is
+    searched again after each change, so deductions use current candidates."""
+    changed = NO_CHANGE
+    n_fam = m.family_ptr.shape[0] - 1
     for fa in range(1, n_fam):
         for fb in range(1, n_fam):
             if fa == fb or m.family_ptr[fb + 1] - m.family_ptr[fb] > 64:
                 continue
             for v in range(m.n_values):
-                vb = _ONE << np.uint64(v)
-                cnt = 0
-                for i in range(m.family_ptr[fa], m.family_ptr[fa + 1]):
-                    g = m.family_groups[i]
-                    if (m.group_required[g] & vb) == 0 or (m.group_flags[g] & 1) == 0:
-                        continue
-                    mask = np.uint64(0)
-                    ok = True
-                    for p in range(m.group_ptr[g], m.group_ptr[g + 1]):
-                        c = m.group_cells[p]
-                        if cand[c] & vb:
-                            cg = group_in_family(m, c, fb)
-                            if cg < 0 or (m.group_flags[cg] & 1) == 0:
-                                ok = False
-                                break
-                            mask |= _ONE << np.uint64(m.group_rank[cg])
-                    pc = np.int64(popcount(mask))
-                    if ok and pc >= 2 and pc <= k:
-                        gidx[cnt] = g
-                        cov[cnt] = mask
-                        cnt += 1
-                if cnt < k:
-                    continue
-                for a in range(cnt):
-                    for b in range(a + 1, cnt):
-                        ub = cov[a] | cov[b]
-                        if np.int64(popcount(ub)) > k:
-                            continue
-                        if k == 2:
-                            r = _eliminate(cand, m, ws, fa, fb, ub, vb, gidx[a], gidx[b],
-                                           -1, -1, k)
-                            if r == CONTRADICTION:
-                                return CONTRADICTION
-                            if r == CHANGED:
-                                changed = CHANGED
-                            continue
-                        for c in range(b + 1, cnt):
-                            uc = ub | cov[c]
-                            if np.int64(popcount(uc)) > k:
-                                continue
-                            if k == 3:
-                                r = _eliminate(cand, m, ws, fa, fb, uc, vb, gidx[a], gidx[b],
-                                               gidx[c], -1, k)
-                                if r == CONTRADICTION:
-                                    return CONTRADICTION
-                                if r == CHANGED:
-                                    changed = CHANGED
-                                continue
-                            for d in range(c + 1, cnt):
-                                ud = uc | cov[d]
-                                if np.int64(popcount(ud)) > k:
-                                    continue
-                                r = _eliminate(cand, m, ws, fa, fb, ud, vb, gidx[a],
-                                               gidx[b], gidx[c], gidx[d], k)
-                                if r == CONTRADICTION:
-                                    return CONTRADICTION
-                                if r == CHANGED:
-                                    changed = CHANGED
+                while True:
+                    r = _fish_value(cand, m, ws, fa, fb, v, k)
+                    if r == CONTRADICTION:
+                        return CONTRADICTION
+                    if r == NO_CHANGE:
+                        break
+                    changed = CHANGED
     return changed
 
 

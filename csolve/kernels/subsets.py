@@ -35,57 +35,65 @@ def _take_naked(cand, m, ws, lo, hi, u, c0, c1, c2, c3, k):
 
 
 @kernel
-def naked_subsets(cand, m, ws, k):
-    """Naked subsets of exactly ``k`` cells (2..4) in every all-different group."""
-    changed = NO_CHANGE
+def _naked_group(cand, m, ws, lo, hi, k):
+    """The first naked subset of ``k`` cells in one group that removes something."""
     idx = ws.scratch_i64
+    cnt = 0
+    for p in range(lo, hi):
+        pc = np.int64(popcount(cand[m.group_cells[p]]))
+        if pc >= 2 and pc <= k:
+            idx[cnt] = m.group_cells[p]
+            cnt += 1
+    if cnt < k:
+        return NO_CHANGE
+    for a in range(cnt):
+        ua = cand[idx[a]]
+        for b in range(a + 1, cnt):
+            ub = ua | cand[idx[b]]
+            if np.int64(popcount(ub)) > k:
+                continue
+            if k == 2:
+                r = _take_naked(cand, m, ws, lo, hi, ub, idx[a], idx[b], -1, -1, k)
+                if r != NO_CHANGE:
+                    return r
+                continue
+            for c in range(b + 1, cnt):
+                uc = ub | cand[idx[c]]
+                if np.int64(popcount(uc)) > k:
+                    continue
+                if k == 3:
+                    r = _take_naked(cand, m, ws, lo, hi, uc, idx[a], idx[b], idx[c], -1, k)
+                    if r != NO_CHANGE:
+                        return r
+                    continue
+                for d in range(c + 1, cnt):
+                    ud = uc | cand[idx[d]]
+                    if np.int64(popcount(ud)) > k:
+                        continue
+                    r = _take_naked(cand, m, ws, lo, hi, ud, idx[a], idx[b], idx[c], idx[d], k)
+                    if r != NO_CHANGE:
+                        return r
+    return NO_CHANGE
+
+
+@kernel
+def naked_subsets(cand, m, ws, k):
+    """Naked subsets of exactly ``k`` cells (2..4) in every all-different group.
+
+    A group is searched again after each change, so every deduction is made from current
+    candidates (the step-by-step explainer finds the same ones).
+    """
+    changed = NO_CHANGE
     for g in range(m.group_ptr.shape[0] - 1):
         if (m.group_flags[g] & 1) == 0:
             continue
-        lo = m.group_ptr[g]
-        hi = m.group_ptr[g + 1]
-        cnt = 0
-        for p in range(lo, hi):
-            pc = np.int64(popcount(cand[m.group_cells[p]]))
-            if pc >= 2 and pc <= k:
-                idx[cnt] = m.group_cells[p]
-                cnt += 1
-        if cnt < k:
-            continue
-        for a in range(cnt):
-            ua = cand[idx[a]]
-            for b in range(a + 1, cnt):
-                ub = ua | cand[idx[b]]
-                if np.int64(popcount(ub)) > k:
-                    continue
-                if k == 2:
-                    r = _take_naked(cand, m, ws, lo, hi, ub, idx[a], idx[b], -1, -1, k)
-                    if r == CONTRADICTION:
-                        return CONTRADICTION
-                    if r == CHANGED:
-                        changed = CHANGED
-                    continue
-                for c in range(b + 1, cnt):
-                    uc = ub | cand[idx[c]]
-                    if np.int64(popcount(uc)) > k:
-                        continue
-                    if k == 3:
-                        r = _take_naked(cand, m, ws, lo, hi, uc, idx[a], idx[b], idx[c], -1, k)
-                        if r == CONTRADICTION:
-                            return CONTRADICTION
-                        if r == CHANGED:
-                            changed = CHANGED
-                        continue
-                    for d in range(c + 1, cnt):
-                        ud = uc | cand[idx[d]]
-                        if np.int64(popcount(ud)) > k:
-                            continue
-                        r = _take_naked(cand, m, ws, lo, hi, ud, idx[a], idx[b], idx[c],
-                                        idx[d], k)
-                        if r == CONTRADICTION:
-                            return CONTRADICTION
-                        if r == CHANGED:
-                            changed = CHANGED
+        while True:
+            r = _naked_group(cand, m, ws, m.group_ptr[g], m.group_ptr[g + 1], k)
+            if r == CONTRADICTION:
+                return CONTRADICTION
+            if r == NO_CHANGE:
+                break
+            changed = CHANGED
     return changed
 
 
@@ -108,12 +116,66 @@ def _take_hidden(cand, m, ws, lo, pos, vals, k):
 
 
 @kernel
-def hidden_subsets(cand, m, ws, k):
-    """Hidden subsets of exactly ``k`` values (2..4) in every all-different group that
-    requires them (groups of at most 64 cells)."""
-    changed = NO_CHANGE
+def _hidden_group(cand, m, ws, lo, hi, req, k):
+    """The first hidden subset of ``k`` values in one group that removes something."""
     vidx = ws.scratch_i64
     posm = ws.scratch_u64
+    cnt = 0
+    r = req
+    while r:
+        v = np.int64(lowbit_index(r))
+        r &= r - _ONE
+        vb = _ONE << np.uint64(v)
+        pos = np.uint64(0)
+        for p in range(lo, hi):
+            if cand[m.group_cells[p]] & vb:
+                pos |= _ONE << np.uint64(p - lo)
+        pc = np.int64(popcount(pos))
+        if pc >= 2 and pc <= k:
+            vidx[cnt] = v
+            posm[cnt] = pos
+            cnt += 1
+    if cnt < k:
+        return NO_CHANGE
+    for a in range(cnt):
+        pa = posm[a]
+        va = _ONE << np.uint64(vidx[a])
+        for b in range(a + 1, cnt):
+            pb = pa | posm[b]
+            if np.int64(popcount(pb)) > k:
+                continue
+            vb = va | (_ONE << np.uint64(vidx[b]))
+            if k == 2:
+                rr = _take_hidden(cand, m, ws, lo, pb, vb, k)
+                if rr != NO_CHANGE:
+                    return rr
+                continue
+            for c in range(b + 1, cnt):
+                pc3 = pb | posm[c]
+                if np.int64(popcount(pc3)) > k:
+                    continue
+                vc = vb | (_ONE << np.uint64(vidx[c]))
+                if k == 3:
+                    rr = _take_hidden(cand, m, ws, lo, pc3, vc, k)
+                    if rr != NO_CHANGE:
+                        return rr
+                    continue
+                for d in range(c + 1, cnt):
+                    pd = pc3 | posm[d]
+                    if np.int64(popcount(pd)) > k:
+                        continue
+                    vd = vc | (_ONE << np.uint64(vidx[d]))
+                    rr = _take_hidden(cand, m, ws, lo, pd, vd, k)
+                    if rr != NO_CHANGE:
+                        return rr
+    return NO_CHANGE
+
+
+@kernel
+def hidden_subsets(cand, m, ws, k):
+    """Hidden subsets of exactly ``k`` values (2..4) in every all-different group that
+    requires them (groups of at most 64 cells); a group is searched again after a change."""
+    changed = NO_CHANGE
     for g in range(m.group_ptr.shape[0] - 1):
         req = m.group_required[g]
         if req == 0 or (m.group_flags[g] & 1) == 0:
@@ -122,60 +184,13 @@ def hidden_subsets(cand, m, ws, k):
         hi = m.group_ptr[g + 1]
         if hi - lo > 64:
             continue
-        cnt = 0
-        r = req
-        while r:
-            v = np.int64(lowbit_index(r))
-            r &= r - _ONE
-            vb = _ONE << np.uint64(v)
-            pos = np.uint64(0)
-            for p in range(lo, hi):
-                if cand[m.group_cells[p]] & vb:
-                    pos |= _ONE << np.uint64(p - lo)
-            pc = np.int64(popcount(pos))
-            if pc >= 2 and pc <= k:
-                vidx[cnt] = v
-                posm[cnt] = pos
-                cnt += 1
-        if cnt < k:
-            continue
-        for a in range(cnt):
-            pa = posm[a]
-            va = _ONE << np.uint64(vidx[a])
-            for b in range(a + 1, cnt):
-                pb = pa | posm[b]
-                if np.int64(popcount(pb)) > k:
-                    continue
-                vb = va | (_ONE << np.uint64(vidx[b]))
-                if k == 2:
-                    rr = _take_hidden(cand, m, ws, lo, pb, vb, k)
-                    if rr == CONTRADICTION:
-                        return CONTRADICTION
-                    if rr == CHANGED:
-                        changed = CHANGED
-                    continue
-                for c in range(b + 1, cnt):
-                    pc3 = pb | posm[c]
-                    if np.int64(popcount(pc3)) > k:
-                        continue
-                    vc = vb | (_ONE << np.uint64(vidx[c]))
-                    if k == 3:
-                        rr = _take_hidden(cand, m, ws, lo, pc3, vc, k)
-                        if rr == CONTRADICTION:
-                            return CONTRADICTION
-                        if rr == CHANGED:
-                            changed = CHANGED
-                        continue
-                    for d in range(c + 1, cnt):
-                        pd = pc3 | posm[d]
-                        if np.int64(popcount(pd)) > k:
-                            continue
-                        vd = vc | (_ONE << np.uint64(vidx[d]))
-                        rr = _take_hidden(cand, m, ws, lo, pd, vd, k)
-                        if rr == CONTRADICTION:
-                            return CONTRADICTION
-                        if rr == CHANGED:
-                            changed = CHANGED
+        while True:
+            r = _hidden_group(cand, m, ws, lo, hi, req, k)
+            if r == CONTRADICTION:
+                return CONTRADICTION
+            if r == NO_CHANGE:
+                break
+            changed = CHANGED
     return changed
 
 
