@@ -26,11 +26,11 @@ FISH = ("x-wing", "swordfish", "jellyfish")
 TACTIC_SETS = {
     "singles": SINGLES,
     "+ naked pair (seed 004)": (*SINGLES, "naked-pair"),
-    "+ naked pair, triple": (*SINGLES, "naked-pair", "naked-triple"),
+    "+ naked pair+triple": (*SINGLES, "naked-pair", "naked-triple"),
     "+ locked only": (*SINGLES, "locked-candidates"),
     "+ subsets": (*SINGLES, *SUBSETS),
-    "+ subsets, locked": (*SINGLES, "locked-candidates", *SUBSETS),
-    "+ subsets, locked, fish": (*SINGLES, "locked-candidates", *SUBSETS, *FISH),
+    "+ subsets+locked": (*SINGLES, "locked-candidates", *SUBSETS),
+    "+ subsets+locked+fish": (*SINGLES, "locked-candidates", *SUBSETS, *FISH),
     "all (+ xy-wing)": (*SINGLES, "locked-candidates", *SUBSETS, *FISH, "xy-wing"),
 }
 
