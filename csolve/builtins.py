@@ -7,6 +7,8 @@ from csolve.hookspecs import hookimpl
 from csolve.rules import Rule
 
 _ALLDIFF = "csolve.kernels.alldiff"
+_SUBSETS = "csolve.kernels.subsets"
+_FISH = "csolve.kernels.fish"
 
 RULES = (
     Rule("elimination", f"{_ALLDIFF}:elimination",
@@ -15,8 +17,24 @@ RULES = (
          "lone ranger: a value with one place left in a group goes there (seed 000 rule 2)"),
     Rule("locked-candidates", f"{_ALLDIFF}:locked_candidates",
          "pointing / box-line: a value confined to the overlap of two groups leaves the rest"),
-    Rule("naked-pair", f"{_ALLDIFF}:naked_pair",
-         "twins: two cells of a group holding the same two values take them from the rest"),
+    Rule("naked-pair", f"{_SUBSETS}:naked_pair",
+         "twins: two cells of a group holding only two values take them from the rest"),
+    Rule("naked-triple", f"{_SUBSETS}:naked_triple",
+         "triplets (all 3 variants): three cells holding only three values take them"),
+    Rule("naked-quad", f"{_SUBSETS}:naked_quad",
+         "four cells of a group holding only four values take them from the rest"),
+    Rule("hidden-pair", f"{_SUBSETS}:hidden_pair",
+         "two values with only the same two places in a group: those cells lose the rest"),
+    Rule("hidden-triple", f"{_SUBSETS}:hidden_triple",
+         "three values with only three places in a group: those cells lose the rest"),
+    Rule("hidden-quad", f"{_SUBSETS}:hidden_quad",
+         "four values with only four places in a group: those cells lose the rest"),
+    Rule("x-wing", f"{_FISH}:x_wing",
+         "fish of 2: a value's places in 2 parallel groups lie in 2 crossing groups"),
+    Rule("swordfish", f"{_FISH}:swordfish",
+         "fish of 3: a value's places in 3 parallel groups lie in 3 crossing groups"),
+    Rule("jellyfish", f"{_FISH}:jellyfish",
+         "fish of 4: a value's places in 4 parallel groups lie in 4 crossing groups"),
 )
 
 

@@ -36,6 +36,9 @@ KernelModel = namedtuple(
         "ov_a_ptr", "ov_a",  # CSR: cells in A \ B
         "ov_b_ptr", "ov_b",  # CSR: cells in B \ A
         "aux_i64", "aux_u64",  # free arrays for plugin rules
+        "group_family",  # int64 per group: 0, or the family (a set of disjoint parallel groups)
+        "group_rank",  # int64 per group: its index within its family (-1 without one)
+        "family_ptr", "family_groups",  # CSR: groups of each family 1..; family 0 is empty
     ],
 )
 
@@ -107,6 +110,7 @@ class ModelBuilder:
         self.n_values = n_values
         self.domains = np.full(n_cells, full_mask(n_values), dtype=np.uint64)
         self._groups: list[tuple[list[int], int, int, int, int]] = []
+        self._family: list[int] = []
         self.aux_i64 = np.zeros(1, dtype=np.int64)
         self.aux_u64 = np.zeros(1, dtype=np.uint64)
 
@@ -118,15 +122,21 @@ class ModelBuilder:
         self.domains[cell] = np.uint64(mask)
 
     def add_group(self, cells: Sequence[int], *, alldiff: bool = True,
-                  required: Iterable[int] | None = None, tag: int = 0, param: int = 0) -> int:
+                  required: Iterable[int] | None = None, tag: int = 0, param: int = 0,
+                  family: int = 0) -> int:
         """Add a group of cells; returns its index.
 
         ``alldiff``: its cells hold distinct values (they become each other's peers).
         ``required``: values that must appear in it (enables hidden singles and locked
         candidates); default none. ``tag``/``param``: free for the rules a plugin brings.
+        ``family`` (1..63, 0 = none): groups of one family are parallel - pairwise disjoint,
+        like a Sudoku's rows - which is what fish rules (X-wing, swordfish) need to know.
         """
         req = mask_of(required) if required is not None else 0
+        if not 0 <= family < 64:
+            raise ValueError(f"family must be 0..63, got {family}")
         self._groups.append((list(cells), ALLDIFF if alldiff else 0, req, tag, param))
+        self._family.append(family)
         return len(self._groups) - 1
 
     def build(self, rules: Sequence[str], key: str = "", meta: dict | None = None) -> Model:
@@ -162,8 +172,30 @@ class ModelBuilder:
             ov_groups=ov_pairs, ov_inter_ptr=inter_ptr, ov_inter=inter,
             ov_a_ptr=a_ptr, ov_a=a_rest, ov_b_ptr=b_ptr, ov_b=b_rest,
             aux_i64=self.aux_i64, aux_u64=self.aux_u64,
+            **self._families(),
         )
         return Model(km, self.domains.copy(), tuple(rules), key, meta or {})
+
+    def _families(self) -> dict[str, np.ndarray]:
+        """Family arrays; checks that the groups of each family are pairwise disjoint."""
+        fam = self._family
+        n_fam = max(fam, default=0) + 1
+        members: list[list[int]] = [[] for _ in range(n_fam)]
+        rank = np.full(len(fam), -1, dtype=np.int64)
+        for g, f in enumerate(fam):
+            if f:
+                rank[g] = len(members[f])
+                members[f].append(g)
+        for f, gs in enumerate(members):
+            seen: set[int] = set()
+            for g in gs:
+                cells = set(self._groups[g][0])
+                if seen & cells:
+                    raise ValueError(f"groups of family {f} overlap (group {g})")
+                seen |= cells
+        ptr, flat = _csr(members)
+        return {"group_family": np.array(fam, dtype=np.int64).reshape(-1), "group_rank": rank,
+                "family_ptr": ptr, "family_groups": flat}
 
     def _overlaps(self, cell_groups: list[list[int]]) -> list[tuple]:
         """All-different group pairs that share >= 2 cells and where one requires values."""

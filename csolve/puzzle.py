@@ -80,6 +80,27 @@ class PuzzleType:
         """A complete puzzle read as a solution, for ``csolve validate``."""
         raise NotImplementedError
 
+    # --- tactics and explanations (csolve explain / hint / rate) ---------------------------
+    #: tactics (rule names) in order of difficulty: what explain/rate try, easiest first
+    tactics: tuple[str, ...] = (
+        "elimination", "hidden-single", "locked-candidates", "naked-pair", "hidden-pair",
+        "naked-triple", "hidden-triple", "naked-quad", "hidden-quad", "x-wing", "swordfish",
+        "jellyfish",
+    )
+
+    def cell_name(self, puzzle: Puzzle, cell: int) -> str:
+        """How explanations name a cell of the model."""
+        return f"cell {cell}"
+
+    def group_name(self, puzzle: Puzzle, group: int) -> str:
+        """How explanations name a group of the model (by its index in the builder)."""
+        return f"group {group}"
+
+    def step_finders(self) -> dict:
+        """Step-by-step forms of the plugin's own tactics: ``{rule name: finder}``, where a
+        finder takes a :class:`csolve.logic.Board` and yields :class:`csolve.logic.Step`."""
+        return {}
+
 
 def all_puzzle_types() -> dict[str, PuzzleType]:
     from csolve.plugins import _collect

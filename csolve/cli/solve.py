@@ -34,6 +34,10 @@ def solve(
     stats: Annotated[bool, typer.Option("--stats", help="Print search statistics.")] = False,
     fmt: Annotated[str | None, typer.Option("--format", help="Force an input format.")] = None,
     rules: Annotated[str | None, typer.Option(help=_RULES)] = None,
+    tactics: Annotated[str | None, typer.Option(
+        help="Tactics to propagate with (see list-tactics); elimination is always on.")] = None,
+    explain: Annotated[bool, typer.Option("--explain",
+                                          help="Print the solve step by step.")] = False,
 ) -> None:
     """Solve every puzzle in FILE and print the solutions."""
     from csolve.cli.report import Reporter
@@ -44,7 +48,20 @@ def solve(
         raise UnknownNameError("--count and --all do not go together")
     if limit and not count:
         count = True
+    if explain:
+        from csolve.cli.tactics import explain_puzzles
+
+        code = explain_puzzles(puzzle, file, tactics, output, fmt)
+        if code:
+            raise typer.Exit(code)
+        return
     ptype, puzzles = load_puzzles(puzzle, file, fmt)
+    if tactics:
+        if rules:
+            raise UnknownNameError("--rules and --tactics do not go together")
+        from csolve.cli.tactics import parse_tactics, tactics_as_rules
+
+        rules = ",".join(tactics_as_rules(ptype, parse_tactics(tactics)))
     from csolve.backends import get_backend
 
     be = get_backend(backend)

@@ -26,9 +26,10 @@ def sudoku_model(n: int, rules: tuple[str, ...]) -> Model:
     """The structure of an n×n Sudoku (rows, columns, boxes must each hold 1..n)."""
     b = ModelBuilder(n * n, n)
     values = range(1, n + 1)
-    for group in units(n):
+    # rows are family 1 and columns family 2 (parallel groups, for fish); boxes have none
+    for family, group in zip((1, 2, 0), units(n), strict=True):
         for cells in group:
-            b.add_group(cells, required=values)
+            b.add_group(cells, required=values, family=family)
     return b.build(rules, key=f"sudoku-{n}-{'/'.join(rules)}", meta={"n": n})
 
 
@@ -97,7 +98,32 @@ class Sudoku(PuzzleType):
     def as_solution(self, puzzle: Puzzle) -> np.ndarray:
         return puzzle.data.copy()
 
+    tactics = (*PuzzleType.tactics, "xy-wing")
+
+    def cell_name(self, puzzle: Puzzle, cell: int) -> str:
+        n = puzzle.meta["n"]
+        return f"r{cell // n + 1}c{cell % n + 1}"
+
+    def group_name(self, puzzle: Puzzle, group: int) -> str:
+        # groups are added as rows, then columns, then boxes (see sudoku_model)
+        n = puzzle.meta["n"]
+        kind, i = divmod(group, n)
+        return f"{('row', 'column', 'box')[kind]} {i + 1}"
+
+    def step_finders(self) -> dict:
+        from .steps import xy_wing
+
+        return {"xy-wing": xy_wing}
+
 
 @hookimpl
 def csolve_register_puzzles(register):
     register(Sudoku())
+
+
+@hookimpl
+def csolve_register_rules(register):
+    from csolve.rules import Rule
+
+    register(Rule("xy-wing", "csolve_sudoku.kernels:xy_wing",
+                  "pivot {a,b} sees pincers {a,c}, {b,c}: c leaves cells seeing both pincers"))

@@ -1,0 +1,173 @@
+"""The tactic commands end to end: list-tactics, explain, hint, rate, solve --tactics/--explain."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import numpy as np
+import pytest
+
+from csolve.cli import main
+from csolve.grading import LEVELS, rate
+
+from .conftest import shared_file
+
+# from puzzles/sudoku/9x9-hard.txt: needs locked candidates, no guess
+MEDIUM = "7.8...9.....6.7...5...2........9...68....35.92..1........8.4...........748.35..6."
+# a 17-clue puzzle: a naked pair, then guesses
+CLUE17 = "..............1..2..3..4.5.....3......67....8.4......1....8..6.1....2...7......3."
+
+
+def run(capsys, monkeypatch, *args: str) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "argv", ["csolve", *args])
+    try:
+        main()
+        code = 0
+    except SystemExit as e:
+        code = int(e.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def medium_file(tmp_path):
+    path = tmp_path / "medium.txt"
+    path.write_text(MEDIUM + "\n")
+    return str(path)
+
+
+def test_list_tactics_names_each_with_a_description(capsys, monkeypatch):
+    code, out, _ = run(capsys, monkeypatch, "list-tactics", "sudoku")
+    assert code == 0
+    for t in ("hidden-single", "naked-triple", "hidden-quad", "x-wing", "jellyfish", "xy-wing"):
+        assert t in out
+
+
+def test_explain_names_tactics_cells_and_groups(capsys, monkeypatch, medium_file, sudoku):
+    code, out, _ = run(capsys, monkeypatch, "explain", "sudoku", medium_file, "--output", "line")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "r1c2 = 6: hidden single in row 1"
+    assert ("locked candidates: 8 in row 4 can only go where it meets box 6, so it leaves the "
+            "rest of box 6: removes 8 from r6c7, r6c8, r6c9") in lines
+    assert not any("guess" in line for line in lines)
+
+
+def test_explain_names_subsets_and_guesses(capsys, monkeypatch, tmp_path):
+    f = tmp_path / "c17.txt"
+    f.write_text(CLUE17 + "\n")
+    code, out, _ = run(capsys, monkeypatch, "explain", "sudoku", str(f), "--output", "line")
+    assert code == 0
+    lines = out.splitlines()
+    assert ("naked pair {5,9} in row 9 (r9c6, r9c9) removes 5 from r9c3, r9c4, r9c7; "
+            "9 from r9c3, r9c4, r9c7") in lines
+    assert any(": guess (no tactic applies" in x for x in lines)
+
+
+def test_explain_json_steps_replay_to_the_validated_solution(capsys, monkeypatch, medium_file,
+                                                               sudoku):
+    code, out, _ = run(capsys, monkeypatch, "explain", "sudoku", medium_file, "--output", "json")
+    assert code == 0
+    obj = json.loads(out)
+    (p,) = sudoku.parse(MEDIUM + "\n", "<t>")
+    grid = p.data.copy()
+    for s in obj["steps"]:
+        for pl in s["placed"]:
+            r, c = (int(x) for x in pl["cell"][1:].split("c"))
+            grid[(r - 1) * 9 + c - 1] = pl["value"]
+    assert sudoku.validate(p, grid) == []
+    assert obj["solution"] == grid.reshape(9, 9).tolist()
+    assert obj["rating"]["level"] == "medium"
+
+
+def test_explain_shows_guesses_on_a_hard_puzzle(capsys, monkeypatch, tmp_path, sudoku):
+    path = shared_file("sudoku-9x9", "forum-hardest-5000.txt")
+    line = next(x for x in path.read_text().splitlines() if x and not x.startswith("#"))
+    f = tmp_path / "hard.txt"
+    f.write_text(line + "\n")
+    code, out, _ = run(capsys, monkeypatch, "solve", "sudoku", str(f), "--explain",
+                       "--output", "line")
+    assert code == 0
+    assert any(": guess (no tactic applies" in x for x in out.splitlines())
+
+
+def test_hint_prints_the_next_step_only(capsys, monkeypatch, medium_file):
+    code, out, _ = run(capsys, monkeypatch, "hint", "sudoku", medium_file, "--output", "line")
+    assert code == 0
+    assert out.splitlines() == ["r1c2 = 6: hidden single in row 1"]
+
+
+def test_hint_with_tactics_uses_only_those(capsys, monkeypatch, medium_file):
+    code, out, _ = run(capsys, monkeypatch, "hint", "sudoku", medium_file, "--output", "json",
+                       "--tactics", "elimination")
+    assert code == 0
+    step = json.loads(out)["steps"][0]
+    assert step["tactic"] in ("elimination", "guess")
+
+
+def test_rate_outputs(capsys, monkeypatch, medium_file):
+    code, out, _ = run(capsys, monkeypatch, "rate", "sudoku", medium_file, "--output", "json")
+    assert code == 0
+    obj = json.loads(out)
+    assert obj["level"] == "medium" and obj["guesses"] == 0 and obj["steps"] > 0
+    code, out, _ = run(capsys, monkeypatch, "rate", "sudoku", medium_file, "--output", "line")
+    assert out.split()[0] == "medium"
+    code, out, _ = run(capsys, monkeypatch, "rate", "sudoku", medium_file, "--output", "pretty")
+    assert "medium" in out and "hardest tactic" in out
+
+
+def test_rate_with_singles_only_needs_guesses(capsys, monkeypatch, medium_file):
+    code, out, _ = run(capsys, monkeypatch, "rate", "sudoku", medium_file, "--output", "json",
+                       "--tactics", "elimination,hidden-single")
+    obj = json.loads(out)
+    assert obj["level"] == "evil" and obj["guesses"] > 0
+
+
+def test_solve_with_tactics(capsys, monkeypatch, medium_file, sudoku):
+    code, out, _ = run(capsys, monkeypatch, "solve", "sudoku", medium_file, "--output", "json",
+                       "--tactics", "hidden-single,naked-triple,x-wing")
+    assert code == 0
+    (p,) = sudoku.parse(MEDIUM + "\n", "<t>")
+    grid = np.array(json.loads(out)["solution"]).reshape(-1)
+    assert sudoku.validate(p, grid) == []
+
+
+@pytest.mark.parametrize("cmd", ["solve", "rate", "explain", "hint"])
+def test_unknown_tactic_is_one_line_and_exit_2(capsys, monkeypatch, medium_file, cmd):
+    code, _, err = run(capsys, monkeypatch, cmd, "sudoku", medium_file, "--tactics", "bogus")
+    assert code == 2
+    assert err.startswith("csolve: error:") and "bogus" in err and err.count("\n") == 1
+
+
+def test_bad_file_is_one_line_and_exit_2(capsys, monkeypatch, tmp_path):
+    f = tmp_path / "bad.txt"
+    f.write_text("12x\n")
+    code, _, err = run(capsys, monkeypatch, "rate", "sudoku", str(f))
+    assert code == 2 and err.count("\n") == 1
+
+
+def test_no_solution_puzzle_rates_invalid(capsys, monkeypatch, tmp_path):
+    f = tmp_path / "nosol.txt"
+    # r1 needs 9 in c9 but column 9 has a 9 lower down: no solution, no conflicting givens
+    f.write_text("12345678.........9" + "." * 63 + "\n")
+    code, out, _ = run(capsys, monkeypatch, "rate", "sudoku", str(f), "--output", "json")
+    assert code == 1
+    assert json.loads(out)["level"] == "invalid"
+
+
+def test_levels_order_the_shared_sets(sudoku):
+    """kaggle easiest, 17-clue next, top1465 and forum-hardest hardest (mean level)."""
+    import random
+
+    rng = random.Random(5)
+    means = {}
+    for name in ("kaggle-2000.txt", "17clue-5000.txt", "top1465.txt",
+                 "forum-hardest-5000.txt"):
+        path = shared_file("sudoku-9x9", name)
+        puzzles = rng.sample(sudoku.parse(path.read_text(), str(path)), 25)
+        ratings = [rate(sudoku, p) for p in puzzles]
+        assert all(r.level in LEVELS for r in ratings)
+        means[name] = sum(r.level_index for r in ratings) / len(ratings)
+    assert means["kaggle-2000.txt"] < means["17clue-5000.txt"]
+    assert means["17clue-5000.txt"] < min(means["top1465.txt"], means["forum-hardest-5000.txt"])
