@@ -58,6 +58,23 @@ def _alphabet(n: int, sample: str) -> Alphabet:
     return Alphabet("digits", DIGITS_FIRST[:n], ".0")
 
 
+_LOOKUPS: dict[Alphabet, np.ndarray] = {}
+
+
+def _lookup(alpha: Alphabet) -> np.ndarray:
+    """A byte -> value table for ``alpha`` (-1: not a symbol of it)."""
+    table = _LOOKUPS.get(alpha)
+    if table is None:
+        table = np.full(256, -1, dtype=np.int16)
+        for ch in alpha.blanks:
+            table[ord(ch)] = 0
+        for v, ch in enumerate(alpha.symbols, 1):
+            table[ord(ch)] = v
+            table[ord(ch.lower())] = v
+        _LOOKUPS[alpha] = table
+    return table
+
+
 def _size_of_cells(count: int) -> int | None:
     n = isqrt(count)
     return n if n * n == count and n in SIZES else None
@@ -146,6 +163,10 @@ def _parse_line(source: str, no: int, line: str) -> tuple[int, np.ndarray, dict]
         raise PuzzleInputError(source, no, None,
                                f"{n}x{n} puzzles need the 'numbers' format")
     alpha = _alphabet(n, s)
+    if len(s) == len(line):  # no rulings: translate every symbol at once
+        codes = _lookup(alpha)[np.frombuffer(line.encode("latin-1", "replace"), np.uint8)]
+        if (codes >= 0).all() and (codes <= n).all():
+            return no, codes.astype(np.int64), {"n": n, "format": "line", "alphabet": alpha}
     grid = np.zeros(n * n, dtype=np.int64)
     cell = 0
     for col, ch in enumerate(line, 1):

@@ -1,0 +1,204 @@
+"""Sudoku speed: csolve's batch solver against CaDiCaL (python-sat) and OR-Tools CP-SAT.
+
+    python benchmarks/bench_sudoku.py [--sample N] [--peer-sample N] [--limit 1|2] [--json F]
+
+For each shared set, csolve solves the whole file (or a seeded sample) in one batch call with
+kernels warm and reports mean / median µs per puzzle (the kernel's cycle counter, scaled to the
+batch's wall time) and the batch's wall time per puzzle. The peers solve a sample of the same
+puzzles in the same run, one at a time (CaDiCaL incremental: one encoding, the givens as
+assumptions; CP-SAT: one model per puzzle, 1 worker). Every answer is validated.
+Needs the ``bench`` extra; peers are skipped when missing. Reads ../shared/data (skips if absent).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from csolve.puzzle import get_puzzle_type
+from csolve.solver import solve_batch
+
+DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+SETS_9 = ["kaggle-2000.txt", "17clue-5000.txt", "top1465.txt", "forum-hardest-5000.txt"]
+SETS_N = ["16x16-maatec-30.txt", "16x16-janko-62.txt", "25x25-maatec-20.txt",
+          "36x36-maatec-15.txt", "25x25-frisch-minimal-9.txt"]
+
+
+def var(n: int, r: int, c: int, v: int) -> int:
+    return (r * n + c) * n + v + 1
+
+
+class Cadical:
+    """An incremental SAT encoding of n×n Sudoku: built once, givens passed as assumptions."""
+
+    def __init__(self, n: int) -> None:
+        from pysat.card import CardEnc, EncType
+        from pysat.solvers import Solver
+
+        k = int(n**0.5)
+        self.n = n
+        self.solver = Solver(name="cadical153")
+        top = n * n * n
+        groups = []
+        for r in range(n):
+            for c in range(n):
+                groups.append([var(n, r, c, v) for v in range(n)])
+        for v in range(n):
+            for i in range(n):
+                groups.append([var(n, i, c, v) for c in range(n)])
+                groups.append([var(n, r, i, v) for r in range(n)])
+                br, bc = i // k * k, i % k * k
+                groups.append([var(n, br + a, bc + b, v) for a in range(k) for b in range(k)])
+        for lits in groups:
+            enc = CardEnc.equals(lits=lits, bound=1, top_id=top, encoding=EncType.pairwise)
+            self.solver.append_formula(enc.clauses)
+
+    def solve(self, grid: np.ndarray, limit: int) -> tuple[np.ndarray | None, int]:
+        n = self.n
+        assumptions = [var(n, i // n, i % n, int(x) - 1) for i, x in enumerate(grid) if x]
+        count = 0
+        first = None
+        blocking: list[list[int]] = []
+        while count < limit and self.solver.solve(assumptions=assumptions):
+            model = self.solver.get_model()
+            sol = np.zeros(n * n, dtype=np.int64)
+            for lit in model:
+                if 0 < lit <= n * n * n:
+                    cell, v = divmod(lit - 1, n)
+                    sol[cell] = v + 1
+            first = sol if first is None else first
+            count += 1
+            if count < limit:  # block this solution for the next call, scoped by an activator
+                act = n * n * n * 4 + len(blocking) + 1
+                self.solver.add_clause([-act] + [-var(n, i // n, i % n, int(x) - 1)
+                                                 for i, x in enumerate(sol)])
+                blocking.append([act])
+                assumptions = assumptions + [act]
+        return first, count
+
+
+def cpsat(grid: np.ndarray, n: int, limit: int) -> tuple[np.ndarray | None, int]:
+    from ortools.sat.python import cp_model
+
+    k = int(n**0.5)
+    m = cp_model.CpModel()
+    x = [m.new_int_var(1, n, f"x{i}") for i in range(n * n)]
+    for i, g in enumerate(grid):
+        if g:
+            m.add(x[i] == int(g))
+    for r in range(n):
+        m.add_all_different(x[r * n : r * n + n])
+        m.add_all_different(x[r::n])
+    for br in range(0, n, k):
+        for bc in range(0, n, k):
+            m.add_all_different([x[(br + a) * n + bc + b] for a in range(k) for b in range(k)])
+    s = cp_model.CpSolver()
+    s.parameters.num_workers = 1
+    if limit == 1:
+        st = s.solve(m)
+        if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return None, 0
+        return np.array([s.value(v) for v in x]), 1
+    s.parameters.enumerate_all_solutions = True
+
+    class Stop(cp_model.CpSolverSolutionCallback):
+        def __init__(self):
+            super().__init__()
+            self.sols = []
+
+        def on_solution_callback(self):
+            self.sols.append(np.array([self.value(v) for v in x]))
+            if len(self.sols) >= limit:
+                self.stop_search()
+
+    cb = Stop()
+    s.solve(m, cb)
+    return (cb.sols[0] if cb.sols else None), len(cb.sols)
+
+
+def bench_set(sudoku, path: Path, sample: int, peer_sample: int, limit: int, timeout: float,
+              rng: random.Random) -> list[dict]:
+    puzzles = sudoku.parse(path.read_text(), path.name)
+    if sample and len(puzzles) > sample:
+        puzzles = sorted(rng.sample(puzzles, sample), key=lambda p: p.index)
+    rows = []
+    # csolve: one batch (kernel loaded before the clock starts)
+    list(solve_batch(sudoku, puzzles[:1], limit=limit))
+    t0 = time.perf_counter()
+    results = list(solve_batch(sudoku, puzzles, limit=limit, timeout=timeout))
+    wall = time.perf_counter() - t0
+    us = [r.seconds * 1e6 for r in results]
+    solved = sum(1 for r in results if r.solutions)
+    rows.append(dict(set=path.name, solver="csolve", puzzles=len(puzzles), solved=solved,
+                     mean_us=statistics.fmean(us), median_us=statistics.median(us),
+                     max_us=max(us), wall_us_per_puzzle=wall / len(puzzles) * 1e6))
+    peers = puzzles if len(puzzles) <= peer_sample else rng.sample(puzzles, peer_sample)
+    n = peers[0].meta["n"]
+    for name in ("cadical", "cpsat"):
+        try:
+            solver = Cadical(n) if name == "cadical" else None
+            fn = (lambda g, s=solver: s.solve(g, limit)) if solver else (
+                lambda g: cpsat(g, n, limit))
+        except ImportError:
+            continue
+        times, ok = [], 0
+        for p in peers:
+            t = time.perf_counter()
+            sol, _count = fn(p.data)
+            times.append((time.perf_counter() - t) * 1e6)
+            if sol is not None and not sudoku.validate(p, sol):
+                ok += 1
+        rows.append(dict(set=path.name, solver=name, puzzles=len(peers), solved=ok,
+                         mean_us=statistics.fmean(times), median_us=statistics.median(times),
+                         max_us=max(times), wall_us_per_puzzle=None))
+    return rows
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--sample", type=int, default=0, help="csolve: puzzles per set (0 = all)")
+    ap.add_argument("--peer-sample", type=int, default=100, help="puzzles per set for peers")
+    ap.add_argument("--limit", type=int, default=1, help="1: first solution, 2: prove unique")
+    ap.add_argument("--timeout", type=float, default=60.0, help="csolve seconds per puzzle")
+    ap.add_argument("--sets", default="", help="comma-separated file names (default: all)")
+    ap.add_argument("--json", help="write the rows to this file")
+    args = ap.parse_args()
+    if not DATA.exists():
+        print(f"shared data not found at {DATA}; nothing to measure")
+        return 0
+    sudoku = get_puzzle_type("sudoku")
+    rng = random.Random(2026)
+    wanted = [s for s in args.sets.split(",") if s] or SETS_9 + SETS_N
+    rows = []
+    for name in wanted:
+        sub = "sudoku-9x9" if name in SETS_9 else "sudoku-nxn"
+        path = DATA / sub / name
+        if path.exists():
+            rows += bench_set(sudoku, path, args.sample, args.peer_sample, args.limit,
+                              args.timeout, rng)
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"Sudoku, one core, limit {args.limit} (µs per puzzle)")
+    for col in ("set", "solver", "puzzles", "solved", "mean", "median", "max",
+                "batch wall/puzzle"):
+        table.add_column(col, justify="left" if col in ("set", "solver") else "right")
+    for r in rows:
+        table.add_row(r["set"], r["solver"], str(r["puzzles"]), str(r["solved"]),
+                      f"{r['mean_us']:,.1f}", f"{r['median_us']:,.1f}", f"{r['max_us']:,.0f}",
+                      "" if r["wall_us_per_puzzle"] is None else f"{r['wall_us_per_puzzle']:,.1f}")
+    Console().print(table)
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
