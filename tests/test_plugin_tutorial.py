@@ -1,0 +1,40 @@
+"""The plugin tutorial's Latin-square plugin, registered in code, works end to end."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from csolve.plugins import get_plugin_manager
+from csolve.solver import SolveOptions, Status, solve_puzzle
+
+from .conftest import ROOT
+
+
+@pytest.fixture()
+def latin():
+    doc = (ROOT / "docs" / "plugins.md").read_text()
+    code = re.search(r"```python\n# csolve_latin/plugin.py\n(.*?)```", doc, re.S).group(1)
+    namespace: dict = {}
+    exec(compile(code, "csolve_latin_plugin", "exec"), namespace)
+    module = type("Plugin", (), {"csolve_register_puzzles":
+                                 staticmethod(namespace["csolve_register_puzzles"])})
+    pm = get_plugin_manager()
+    pm.register(module, name="latin-tutorial")
+    try:
+        yield namespace["Latin"]()
+    finally:
+        pm.unregister(name="latin-tutorial")
+
+
+def test_tutorial_plugin_counts_latin_squares(latin):
+    from csolve.puzzle import get_puzzle_type
+
+    ptype = get_puzzle_type("latin")
+    (p,) = ptype.parse("." * 16 + "\n", "<t>")
+    r = solve_puzzle(ptype, p, SolveOptions(limit=0))
+    assert r.count == 576 and r.exact  # there are 576 Latin squares of order 4
+    (q,) = ptype.parse("12..\n", "<t>")
+    r = solve_puzzle(ptype, q, SolveOptions(limit=1))
+    assert r.status is Status.SOLVED and ptype.validate(q, r.solutions[0]) == []
