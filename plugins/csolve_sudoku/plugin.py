@@ -97,6 +97,11 @@ class Sudoku(PuzzleType):
     def as_solution(self, puzzle: Puzzle) -> np.ndarray:
         return puzzle.data.copy()
 
+    def generate(self, options, rng, ctrl=None):
+        from .generate import generate
+
+        return generate(options, rng, ctrl)
+
 
 @hookimpl
 def csolve_register_puzzles(register):
