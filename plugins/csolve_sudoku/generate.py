@@ -10,11 +10,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from csolve.generate import GenerateOptions, random_solution, reduce_clues, symmetry_groups
+from csolve.generate import (
+    GenerateOptions,
+    GenerationError,
+    random_solution,
+    reduce_clues,
+    symmetry_groups,
+)
 from csolve.puzzle import Puzzle
 
 from . import formats
-from .grid import box_side
+from .grid import SIZES, box_side
 from .transform import random_transform
 
 GENERATE_RULES = ("elimination", "hidden-single")
@@ -57,6 +63,9 @@ def generate(options: GenerateOptions, rng: np.random.Generator,
     from .plugin import sudoku_model
 
     n = options.size
+    if n not in SIZES:
+        raise GenerationError(f"Sudoku size must be one of {', '.join(map(str, SIZES))}, "
+                              f"got {n}")
     rules = tuple(options.rules or GENERATE_RULES)
     grid = solved_grid(n, rng, rules, ctrl)
     model = sudoku_model(n, rules)
