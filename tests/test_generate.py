@@ -170,3 +170,21 @@ def test_difficulty_without_grader_is_one_clear_line():
     r = _cli("generate", "sudoku", "--difficulty", "hard", "--seed", "1")
     assert r.returncode == 2
     assert r.stderr.strip() == "csolve: error: difficulty grading is not available"
+
+
+def test_ctrl_c_stops_parallel_generation():
+    import signal
+    import time
+
+    p = subprocess.Popen([sys.executable, "-m", "csolve", "generate", "sudoku", "--size", "25",
+                          "--count", "4", "--seed", "3", "--workers", "2"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(3)
+    p.send_signal(signal.SIGINT)
+    try:
+        rc = p.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        raise
+    assert rc == 130
