@@ -112,3 +112,8 @@ def rate(ptype: PuzzleType, puzzle: Puzzle, tactics: Sequence[str] | None = None
         return Rating(level="invalid", hardest=None, steps=0, guesses=0, solutions=0)
     st = stepper(ptype, puzzle, tactics, solution)
     return rate_steps(list(st.steps()), min(count, 2))
+
+
+def grade(ptype: PuzzleType, puzzle: Puzzle) -> Rating:
+    """What ``csolve generate --difficulty`` calls: the same as :func:`rate`."""
+    return rate(ptype, puzzle)

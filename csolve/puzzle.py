@@ -101,6 +101,18 @@ class PuzzleType:
         finder takes a :class:`csolve.logic.Board` and yields :class:`csolve.logic.Step`."""
         return {}
 
+    def generate(self, options: Any, rng: np.random.Generator,
+                 ctrl: np.ndarray | None = None) -> tuple[Puzzle, Any]:
+        """A new puzzle with exactly one solution, and that solution (``csolve generate``).
+
+        ``options`` is a :class:`csolve.generate.GenerateOptions`; all randomness comes from
+        ``rng``; kernels stop when ``ctrl[CTRL_STOP]`` is set. The helpers in
+        :mod:`csolve.generate` do the puzzle-agnostic work (random solution, clue removal).
+        """
+        from csolve.errors import UnknownNameError
+
+        raise UnknownNameError(f"csolve cannot generate {self.name} puzzles")
+
 
 def all_puzzle_types() -> dict[str, PuzzleType]:
     from csolve.plugins import _collect

@@ -199,3 +199,65 @@ def solve_batch(m, ws, inits, start, limit, ctrl, stack, dirty, sp, nsol, first,
             return p
         ctrl[CTRL_DONE] = p + 1
     return n_puzzles
+
+
+@kernel
+def reduce_clues(m, ws, stack, dirty, sp, ctrl, free, solution, clue, group_ptr, group_cells,
+                 target, sols, nsol, stats):
+    """Remove groups of clues, in order, while the puzzle keeps exactly one solution.
+
+    A puzzle's clue ``c`` holds ``solution[c]`` (a single); a cell that is no clue holds
+    ``free[c]`` (its domain in the empty puzzle). ``clue`` (uint8 per cell, 1 = clue) is
+    updated in place. Removing a group is kept when, for each of its cells, the puzzle
+    without the group and with that cell barred from its solution value has no solution:
+    then the known solution is the only one. A refused group is never tried again: fewer
+    clues can only allow more solutions. Stops after the last group, or once at most
+    ``target`` clues are left (``target`` <= 0: go on to a minimal puzzle).
+    Returns EXHAUSTED when done, STOPPED on ``ctrl[CTRL_STOP]``, STACK_FULL if ``stack``
+    (which needs ``n_cells + 2`` rows) was too small.
+    """
+    n = free.shape[0]
+    count = 0
+    for c in range(n):
+        if clue[c] != 0:
+            count += 1
+    for g in range(group_ptr.shape[0] - 1):
+        if target > 0 and count <= target:
+            break
+        if ctrl[CTRL_STOP] != 0:
+            return STOPPED
+        lo = group_ptr[g]
+        hi = group_ptr[g + 1]
+        present = True
+        for k in range(lo, hi):
+            if clue[group_cells[k]] == 0:
+                present = False
+        if not present:
+            continue
+        for k in range(lo, hi):
+            clue[group_cells[k]] = 0
+        unique = True
+        for k in range(lo, hi):
+            x = group_cells[k]
+            for i in range(n):
+                stack[0, i] = solution[i] if clue[i] != 0 else free[i]
+            stack[0, x] = free[x] & ~solution[x]
+            dirty[0] = -1
+            sp[0] = 1
+            nsol[0] = 0
+            r = search(m, ws, stack, dirty, sp, ctrl, 1, False, 1 << 62, sols, nsol, stats)
+            clear_queue(ws)
+            if r == EXHAUSTED:
+                continue
+            unique = False
+            if r == STOPPED or r == STACK_FULL:
+                for j in range(lo, hi):
+                    clue[group_cells[j]] = 1
+                return r
+            break
+        if unique:
+            count -= hi - lo
+        else:
+            for k in range(lo, hi):
+                clue[group_cells[k]] = 1
+    return EXHAUSTED

@@ -49,8 +49,8 @@ class Alphabet:
 
 def _alphabet(n: int, sample: str) -> Alphabet:
     s = sample.upper()
-    if n == 16 and "G" not in s and "." in s:
-        return Alphabet("hex", HEX, ".")
+    if n == 16 and "G" not in s and "." in s and "0" in s:
+        return Alphabet("hex", HEX, ".")  # seed 001: 0-f values, '.' blank
     if n == 25 and not any(ch in s for ch in "123456789"):
         return Alphabet("letters", LETTERS, ".0")
     if n > len(DIGITS_FIRST):
@@ -249,3 +249,16 @@ def format_line(grid: np.ndarray, meta: dict) -> str:
     if alpha is None:
         return " ".join(str(int(v)) for v in grid)
     return "".join(alpha.symbol(int(v)) for v in grid)
+
+
+def default_alphabet(n: int) -> Alphabet | None:
+    """How to write a puzzle csolve made so that it reads back the same (None: numbers).
+
+    16x16 uses ``1-9A-G`` with ``0`` for blank: with ``.`` a puzzle without a ``G`` clue
+    would be read as hex.
+    """
+    if n > len(DIGITS_FIRST):
+        return None
+    if n == 16:
+        return Alphabet("digits", DIGITS_FIRST[:16], "0.")
+    return Alphabet("digits", DIGITS_FIRST[:n], ".0")

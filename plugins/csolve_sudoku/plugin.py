@@ -125,6 +125,11 @@ class Sudoku(PuzzleType):
 
         return {"xy-wing": xy_wing}
 
+    def generate(self, options, rng, ctrl=None):
+        from .generate import generate
+
+        return generate(options, rng, ctrl)
+
 
 @hookimpl
 def csolve_register_puzzles(register):

@@ -1,0 +1,350 @@
+"""Generating puzzles, the puzzle-agnostic part: random solutions, clue removal, symmetry.
+
+A generator (seed 000, section 3.1) starts from a solved grid and removes clues one at a
+time, keeping a removal only while the puzzle still has exactly one solution. What is
+generic lives here and works on any :class:`csolve.model.Model`:
+
+- :func:`random_solution`: a random solution of a model, found by seeding a few random
+  peer-consistent cells and solving (retried when the seeds admit no solution);
+- :func:`reduce_clues`: the removal loop, one compiled kernel call (GIL-free) per puzzle;
+- :func:`symmetry_groups`: the cell orbits that keep a clue pattern symmetric on a grid;
+- :func:`generate_in_order`: many puzzles on worker threads, each from its own seed, so the
+  output does not depend on the number of workers.
+
+A puzzle type opts in by implementing :meth:`csolve.puzzle.PuzzleType.generate`.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass
+
+import numpy as np
+
+from csolve.errors import CsolveError
+from csolve.kernels import abi
+from csolve.model import Model
+
+SYMMETRIES = ("none", "rot180", "rot90", "mirror", "diagonal")
+
+
+@dataclass(frozen=True)
+class GenerateOptions:
+    """What to generate. ``clues`` None: remove clues until none can go (a minimal puzzle)."""
+
+    size: int = 9
+    symmetry: str = "none"
+    clues: int | None = None
+    rules: tuple[str, ...] | None = None
+
+
+class GenerationError(CsolveError):
+    """A puzzle could not be generated as asked (e.g. no grade match within the tries)."""
+
+
+def derive_seeds(seed: int, count: int) -> list[int]:
+    """One independent seed per puzzle, the same whatever the number of workers."""
+    children = np.random.SeedSequence(seed).spawn(count)
+    return [int(c.generate_state(2, dtype=np.uint64)[0] >> np.uint64(1)) for c in children]
+
+
+def symmetry_groups(height: int, width: int, symmetry: str) -> list[tuple[int, ...]]:
+    """Cells of a ``height``×``width`` grid (index ``r * width + c``) in orbits of ``symmetry``.
+
+    ``rot180``: a cell and its image under a half turn; ``rot90``: under quarter turns
+    (square grids); ``mirror``: left-right mirror; ``diagonal``: reflection in the main
+    diagonal (square grids). Removing whole orbits keeps the clue pattern symmetric.
+    """
+    if symmetry not in SYMMETRIES:
+        raise CsolveError(f"unknown symmetry {symmetry!r} (known: {', '.join(SYMMETRIES)})")
+    if symmetry in ("rot90", "diagonal") and height != width:
+        raise CsolveError(f"symmetry {symmetry} needs a square grid")
+
+    def images(r: int, c: int) -> list[tuple[int, int]]:
+        if symmetry == "rot180":
+            return [(r, c), (height - 1 - r, width - 1 - c)]
+        if symmetry == "rot90":
+            n = height
+            return [(r, c), (c, n - 1 - r), (n - 1 - r, n - 1 - c), (n - 1 - c, r)]
+        if symmetry == "mirror":
+            return [(r, c), (r, width - 1 - c)]
+        if symmetry == "diagonal":
+            return [(r, c), (c, r)]
+        return [(r, c)]
+
+    seen: set[int] = set()
+    groups = []
+    for r in range(height):
+        for c in range(width):
+            orbit = tuple(sorted({i * width + j for i, j in images(r, c)}))
+            if orbit[0] in seen:
+                continue
+            seen.update(orbit)
+            groups.append(orbit)
+    return groups
+
+
+def _kernels(model: Model):
+    from csolve.search import kernels_for_model
+
+    return kernels_for_model(model)
+
+
+def _stop_requested(ctrl: np.ndarray | None) -> None:
+    if ctrl is not None and ctrl[abi.CTRL_STOP]:
+        raise KeyboardInterrupt
+
+
+def random_solution(model: Model, rng: np.random.Generator, *, fixed: np.ndarray | None = None,
+                    extra: int = 0, max_nodes: int = 200_000, tries: int = 50,
+                    ctrl: np.ndarray | None = None) -> np.ndarray:
+    """A random solution of ``model`` (uint64 singles per cell).
+
+    ``fixed``: a uint64 mask per cell that is known to leave a solution (e.g. a random
+    first row); ``extra`` more cells get a random value no assigned peer holds. The search
+    then completes it within ``max_nodes``; when the random cells admit no solution, or
+    the budget runs out, it tries again with fresh ones (the last try adds no extra cell).
+    """
+    from csolve.search import SearchState, new_ctrl
+
+    ctrl = ctrl if ctrl is not None else new_ctrl()
+    base = model.init if fixed is None else np.asarray(fixed, dtype=np.uint64) & model.init
+    km = model.kernel
+    for attempt in range(tries):
+        _stop_requested(ctrl)
+        init = base.copy()
+        k = extra if attempt < tries - 1 else 0
+        if k:
+            for c in rng.permutation(model.n_cells)[:k]:
+                c = int(c)
+                mask = int(init[c])
+                if mask & (mask - 1) == 0:
+                    continue
+                for p in km.peers[km.peer_ptr[c]:km.peer_ptr[c + 1]]:
+                    pm = int(init[p])
+                    if pm and pm & (pm - 1) == 0:
+                        mask &= ~pm
+                if not mask:
+                    continue
+                bits = [b for b in range(model.n_values) if mask >> b & 1]
+                init[c] = np.uint64(1 << int(rng.choice(bits)))
+        state = SearchState(model.with_init(init), _kernels(model), solution_capacity=1)
+        state.push_root()
+        reason = state.run(ctrl, 1, False, max_nodes)
+        if reason == abi.STOPPED:
+            raise KeyboardInterrupt
+        if state.found:
+            return state.sols[0].copy()
+    raise GenerationError(f"no random solution found in {tries} tries")
+
+
+def reduce_clues(model: Model, solution: np.ndarray, groups: Sequence[Sequence[int]],
+                 target: int | None = None, free: np.ndarray | None = None,
+                 ctrl: np.ndarray | None = None) -> np.ndarray:
+    """Clues (bool per cell) left after removing ``groups`` in order while unique.
+
+    ``solution``: uint64 singles per cell; every cell starts as a clue. ``free``: each
+    cell's mask when it is no clue (default: the model's initial domains). ``target``:
+    stop at that many clues or fewer; None: until no group can be removed (minimal).
+    The whole loop is one kernel call that releases the GIL.
+    """
+    from csolve.kernels.workspace import new_workspace
+    from csolve.search import new_ctrl
+
+    n = model.n_cells
+    kernels = _kernels(model)
+    ctrl = ctrl if ctrl is not None else new_ctrl()
+    free = model.init if free is None else np.ascontiguousarray(free, dtype=np.uint64)
+    solution = np.ascontiguousarray(solution, dtype=np.uint64)
+    clue = np.ones(n, dtype=np.uint8)
+    ptr = np.zeros(len(groups) + 1, dtype=np.int64)
+    for i, g in enumerate(groups):
+        ptr[i + 1] = ptr[i] + len(g)
+    cells = np.fromiter((c for g in groups for c in g), dtype=np.int64, count=int(ptr[-1]))
+    stack = np.zeros((n + 16, n), dtype=np.uint64)
+    dirty = np.zeros(n + 16, dtype=np.int64)
+    sp = np.zeros(1, dtype=np.int64)
+    sols = np.zeros((1, n), dtype=np.uint64)
+    nsol = np.zeros(1, dtype=np.int64)
+    stats = np.zeros(abi.STAT_SIZE, dtype=np.int64)
+    r = kernels.reduce_clues(model.kernel, new_workspace(n), stack, dirty, sp, ctrl, free,
+                             solution, clue, ptr, cells, int(target or 0), sols, nsol, stats)
+    if r == abi.STOPPED:
+        raise KeyboardInterrupt
+    if r != abi.EXHAUSTED:
+        raise GenerationError(f"clue removal failed (kernel code {r})")
+    return clue.astype(bool)
+
+
+def count_solutions(model: Model, limit: int = 2, ctrl: np.ndarray | None = None) -> int:
+    """Solutions of ``model`` up to ``limit`` (the independent check on a generated puzzle)."""
+    from csolve.search import SearchState, new_ctrl
+
+    state = SearchState(model, _kernels(model), solution_capacity=limit)
+    state.push_root()
+    total = 0
+    ctrl = ctrl if ctrl is not None else new_ctrl()
+    while True:
+        r = state.run(ctrl, limit - total, False, 1 << 40)
+        total += state.found
+        if r == abi.STOPPED:
+            raise KeyboardInterrupt
+        if r in (abi.EXHAUSTED, abi.LIMIT) or total >= limit:
+            return total
+
+
+def generate_in_order(make: Callable[[int, np.ndarray], object], seeds: Sequence[int],
+                      workers: int = 1, ctrl: np.ndarray | None = None) -> Iterator[object]:
+    """``make(seed, ctrl)`` for every seed, on ``workers`` threads; results in seed order.
+
+    The kernels release the GIL, so threads run in parallel. Ctrl-C sets ``ctrl``'s stop
+    flag, which every running kernel checks, and the interrupt is re-raised here.
+    """
+    from csolve.search import new_ctrl
+
+    ctrl = ctrl if ctrl is not None else new_ctrl()
+    if workers <= 1:
+        holder: list = []
+
+        for s in seeds:
+            holder.clear()
+            _run_guarded(lambda s=s: holder.append(make(s, ctrl)), ctrl)
+            yield holder[0]
+        return
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="csolve-generate")
+    pending: dict[int, Future] = {}
+    nxt = 0
+    try:
+        for i in range(len(seeds)):
+            while nxt < len(seeds) and len(pending) < workers * 2:
+                pending[nxt] = pool.submit(make, seeds[nxt], ctrl)
+                nxt += 1
+            fut = pending.pop(i)
+            while not fut.done():
+                wait([fut], timeout=0.05, return_when=FIRST_COMPLETED)
+            yield fut.result()
+    except BaseException:
+        ctrl[abi.CTRL_STOP] = 1
+        raise
+    finally:
+        for f in pending.values():
+            f.cancel()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _run_guarded(target: Callable[[], None], ctrl: np.ndarray) -> None:
+    """Run ``target`` in a thread so Ctrl-C reaches this one and stops the kernels."""
+    errors: list[BaseException] = []
+
+    def body() -> None:
+        try:
+            target()
+        except BaseException as e:
+            errors.append(e)
+
+    t = threading.Thread(target=body, name="csolve-generate", daemon=True)
+    t.start()
+    try:
+        while t.is_alive():
+            t.join(0.05)
+    except BaseException:
+        ctrl[abi.CTRL_STOP] = 1
+        t.join()
+        raise
+    if errors:
+        raise errors[0]
+
+
+GRADER_MODULES = ("csolve.grading", "csolve_sudoku.grading")
+DIFFICULTIES = ("easy", "medium", "hard", "expert", "evil")
+
+
+def load_grader() -> Callable[..., object]:
+    """The grader's ``grade(ptype, puzzle)``, or a one-line error if none is installed."""
+    import importlib
+
+    for name in GRADER_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name and name.startswith(e.name):
+                continue
+            raise
+        grade = getattr(module, "grade", None)
+        if callable(grade):
+            return grade
+    raise GenerationError("difficulty grading is not available")
+
+
+def grade_label(result: object) -> str:
+    """The level name in whatever the grader returned (a string, or an object with one)."""
+    if isinstance(result, str):
+        return result
+    for attr in ("level", "label", "name"):
+        value = getattr(result, attr, None)
+        if isinstance(value, str):
+            return value
+    return str(result)
+
+
+@dataclass
+class Generated:
+    """One generated puzzle: its position, the seed that reproduces it, and its solution."""
+
+    index: int
+    seed: int
+    puzzle: object  # csolve.puzzle.Puzzle
+    solution: object
+    tries: int = 1
+    grade: str | None = None
+
+
+def generate_puzzles(ptype, options: GenerateOptions, count: int, seed: int,
+                     workers: int = 1, difficulty: str | None = None, tries: int = 100,
+                     ctrl: np.ndarray | None = None) -> Iterator[Generated]:
+    """``count`` puzzles of ``ptype``, in order, each checked unique by the solution counter.
+
+    Puzzle i is made from its own seed (from :func:`derive_seeds`) and try t from
+    ``(seed_i, t)``, so the output depends only on ``seed``, the options and the version.
+    With ``difficulty``, tries go on until the grader says that level, at most ``tries``.
+    """
+    from csolve.search import new_ctrl
+
+    grade = load_grader() if difficulty else None
+    ctrl = ctrl if ctrl is not None else new_ctrl()
+    seeds = derive_seeds(seed, count)
+
+    def make(puzzle_seed: int, ctrl: np.ndarray) -> Generated:
+        for t in range(tries if grade else 1):
+            rng = np.random.default_rng([puzzle_seed, t])
+            puzzle, solution = ptype.generate(options, rng, ctrl)
+            label = grade_label(grade(ptype, puzzle)) if grade else None
+            if grade is None or label == difficulty:
+                check_generated(ptype, puzzle, solution, options, ctrl)
+                return Generated(0, puzzle_seed, puzzle, solution, t + 1, label)
+        raise GenerationError(f"no {difficulty} puzzle came out in {tries} tries "
+                              f"(puzzle seed {puzzle_seed}); raise --tries or pick another "
+                              "difficulty")
+
+    for i, g in enumerate(generate_in_order(make, seeds, workers, ctrl)):
+        g.index = i
+        g.puzzle.index = i
+        g.puzzle.line = i + 1
+        g.puzzle.meta["seed"] = g.seed
+        yield g
+
+
+def check_generated(ptype, puzzle, solution, options: GenerateOptions,
+                    ctrl: np.ndarray | None = None) -> None:
+    """Refuse to hand out a puzzle the counter does not find unique, or a bad solution."""
+    from csolve.solver import InvalidSolutionError
+
+    problems = ptype.validate(puzzle, solution)
+    if problems:
+        raise InvalidSolutionError(f"internal error: a generated solution is invalid: "
+                                   f"{problems[0]}")
+    n = count_solutions(ptype.model(puzzle, options.rules), 2, ctrl)
+    if n != 1:
+        raise InvalidSolutionError(f"internal error: a generated puzzle has {n} solutions")

@@ -1,0 +1,190 @@
+"""The generator: unique and minimal puzzles, valid transformations, symmetry, reproducibility."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from csolve_sudoku import transform
+from csolve_sudoku.generate import masks_of, solved_grid
+from csolve_sudoku.grid import unit_problems
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from csolve.generate import (
+    GenerateOptions,
+    count_solutions,
+    generate_puzzles,
+    reduce_clues,
+    symmetry_groups,
+)
+
+from .helpers import brute_force_count
+
+
+def _valid(grid: np.ndarray, n: int) -> bool:
+    return not unit_problems(grid.reshape(-1), n, complete=True)
+
+
+def _gen(sudoku, size, count, seed=1, **kw):
+    return list(generate_puzzles(sudoku, GenerateOptions(size=size, **kw), count, seed))
+
+
+@pytest.mark.parametrize("size,count", [(4, 20), (9, 20), (16, 2)])
+def test_generated_puzzles_are_unique_and_minimal(sudoku, size, count):
+    for g in _gen(sudoku, size, count):
+        p = g.puzzle
+        assert not sudoku.validate(p, g.solution)
+        assert count_solutions(sudoku.model(p), 3) == 1
+        if size == 4:
+            assert brute_force_count(p.data, 4) == 1
+        if size <= 9:  # minimal: every single clue is needed
+            for c in np.flatnonzero(p.data):
+                q = p.data.copy()
+                q[c] = 0
+                less = sudoku.model(p).with_init(sudoku.model(
+                    type(p)(p.kind, "", 0, 0, q, p.fmt, p.meta)).init)
+                assert count_solutions(less, 2) == 2
+                if size == 4:
+                    assert brute_force_count(q, 4, cap=2) >= 2
+
+
+@pytest.mark.parametrize("sym", ["rot180", "rot90", "mirror", "diagonal"])
+def test_symmetry_holds(sudoku, sym):
+    for g in _gen(sudoku, 9, 5, symmetry=sym):
+        filled = (g.puzzle.data > 0).reshape(9, 9)
+        image = {"rot180": np.rot90(filled, 2), "rot90": np.rot90(filled),
+                 "mirror": filled[:, ::-1], "diagonal": filled.T}[sym]
+        assert (filled == image).all()
+        assert count_solutions(sudoku.model(g.puzzle), 2) == 1
+
+
+def test_symmetry_groups_partition_cells():
+    for sym in ("none", "rot180", "rot90", "mirror", "diagonal"):
+        cells = sorted(c for g in symmetry_groups(9, 9, sym) for c in g)
+        assert cells == list(range(81))
+
+
+def test_clue_target_stops_early(sudoku):
+    for g in _gen(sudoku, 9, 5, clues=40):
+        assert int((g.puzzle.data > 0).sum()) == 40
+        assert count_solutions(sudoku.model(g.puzzle), 2) == 1
+
+
+def test_reduce_clues_refuses_everything_on_a_forced_target(sudoku):
+    from csolve_sudoku.plugin import sudoku_model
+
+    grid = solved_grid(9, np.random.default_rng(3))
+    model = sudoku_model(9, ("elimination", "hidden-single"))
+    clue = reduce_clues(model, masks_of(grid), [(c,) for c in range(81)], target=80)
+    assert int(clue.sum()) == 80
+
+
+@settings(max_examples=25, deadline=None)
+@given(k=st.sampled_from([2, 3, 4, 5]), seed=st.integers(0, 2**32 - 1),
+       ops=st.lists(st.integers(0, 9), min_size=1, max_size=8))
+def test_transformations_keep_grids_valid(k, seed, ops):
+    n = k * k
+    rng = np.random.default_rng(seed)
+    g = solved_grid(n, rng).reshape(n, n)
+    assert _valid(g, n)
+    for op in ops:
+        a, b = (int(x) for x in rng.integers(k, size=2))
+        band = int(rng.integers(k)) * k
+        g = _apply(op, g, a, b, band, rng)
+        assert _valid(g, n)
+    assert _valid(transform.random_transform(g, rng), n)
+
+
+def _apply(op, g, a, b, band, rng):
+    n = g.shape[0]
+    ops = [
+        transform.flip_rows, transform.flip_cols, transform.transpose,
+        transform.anti_transpose, lambda x: transform.rotate(x, 1 + a % 3),
+        lambda x: transform.relabel(x, rng.permutation(n) + 1),
+        lambda x: transform.swap_rows(x, band + a, band + b),
+        lambda x: transform.swap_cols(x, band + a, band + b),
+        lambda x: transform.swap_bands(x, a, b),
+        lambda x: transform.swap_stacks(x, a, b),
+    ]
+    return ops[op](g)
+
+
+def test_swap_rows_across_bands_is_refused():
+    g = solved_grid(9, np.random.default_rng(0)).reshape(9, 9)
+    with pytest.raises(ValueError):
+        transform.swap_rows(g, 0, 3)
+
+
+def test_same_seed_same_puzzles_whatever_the_workers(sudoku):
+    opts = GenerateOptions(size=9)
+    one = [sudoku.format_line(g.puzzle, None)
+           for g in generate_puzzles(sudoku, opts, 6, 42, workers=1)]
+    two = [sudoku.format_line(g.puzzle, None)
+           for g in generate_puzzles(sudoku, opts, 6, 42, workers=2)]
+    other = [sudoku.format_line(g.puzzle, None)
+             for g in generate_puzzles(sudoku, opts, 6, 43, workers=1)]
+    assert one == two
+    assert one != other
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "csolve", *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_cli_reproducible_and_readable_back(tmp_path):
+    a = _cli("generate", "sudoku", "--size", "16", "--count", "2", "--seed", "5")
+    b = _cli("generate", "sudoku", "--size", "16", "--count", "2", "--seed", "5",
+             "--workers", "2")
+    assert a.returncode == 0, a.stderr
+    assert a.stdout == b.stdout
+    assert len(a.stdout.splitlines()) == 2
+    f = tmp_path / "gen.txt"
+    f.write_text(a.stdout)
+    solved = _cli("solve", "sudoku", str(f), "--count", "--output", "json")
+    assert solved.returncode == 0, solved.stderr
+    for line in solved.stdout.splitlines():
+        obj = json.loads(line)
+        assert obj["count"] == 1 and obj["exact"]
+
+
+def test_cli_json_and_errors():
+    r = _cli("generate", "sudoku", "--seed", "1", "--output", "json", "--symmetry", "rot180")
+    obj = json.loads(r.stdout)
+    assert obj["seed"] and len(obj["solution"]) == 9
+    bad = _cli("generate", "sudoku", "--size", "10")
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    both = _cli("generate", "sudoku", "--minimal", "--clues", "30")
+    assert both.returncode == 2 and "do not go together" in both.stderr
+
+
+def test_difficulty_without_grader_is_one_clear_line():
+    import importlib.util
+
+    if any(importlib.util.find_spec(m) for m in ("csolve.grading",)):
+        pytest.skip("a grader is installed")
+    r = _cli("generate", "sudoku", "--difficulty", "hard", "--seed", "1")
+    assert r.returncode == 2
+    assert r.stderr.strip() == "csolve: error: difficulty grading is not available"
+
+
+def test_ctrl_c_stops_parallel_generation():
+    import signal
+    import time
+
+    p = subprocess.Popen([sys.executable, "-m", "csolve", "generate", "sudoku", "--size", "25",
+                          "--count", "4", "--seed", "3", "--workers", "2"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(3)
+    p.send_signal(signal.SIGINT)
+    try:
+        rc = p.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        raise
+    assert rc == 130
