@@ -188,3 +188,17 @@ def test_ctrl_c_stops_parallel_generation():
         p.kill()
         raise
     assert rc == 130
+
+
+def test_difficulty_uses_the_grader():
+    """--difficulty keeps generating until the grader agrees (here: easy)."""
+    from csolve.generate import GenerateOptions, generate_puzzles
+    from csolve.grading import rate
+    from csolve.puzzle import get_puzzle_type
+
+    sudoku = get_puzzle_type("sudoku")
+    made = list(generate_puzzles(sudoku, GenerateOptions(size=9, clues=36), count=2, seed=11,
+                                 difficulty="easy", tries=200))
+    assert len(made) == 2
+    for g in made:
+        assert g.grade == "easy" and rate(sudoku, g.puzzle).level == "easy"
