@@ -96,6 +96,7 @@ def list_rules_cmd() -> None:
 
 
 # commands with more to them live in their own modules
+from csolve.cli import bench as _bench  # noqa: E402,F401
 from csolve.cli import solve as _solve  # noqa: E402,F401
 from csolve.cli import validate as _validate  # noqa: E402,F401
 from csolve.cli.plugin_commands import register_plugin_commands  # noqa: E402
