@@ -84,8 +84,11 @@ def solve_chunks(model: Model, kernels: ModuleType, inits: np.ndarray, limit: in
     for t in threads:
         t.start()
     try:
-        while any(t.is_alive() for t in threads):
-            time.sleep(0.02)
+        while True:
+            alive = [t for t in threads if t.is_alive()]
+            if not alive:
+                break
+            alive[0].join(0.02)  # returns as soon as that thread ends
             if ctrl[abi.CTRL_STOP]:
                 for c in ctrls:
                     c[abi.CTRL_STOP] = 1
