@@ -28,6 +28,7 @@ def csolve_register_rules(register):
 
 @hookimpl
 def csolve_register_backends(register):
+    from csolve.backends.conflict import ConflictLock
     from csolve.backends.processes import ProcessPool
     from csolve.backends.serial import SerialBackend
     from csolve.backends.sharing import BACKENDS
@@ -36,3 +37,4 @@ def csolve_register_backends(register):
     for cls in BACKENDS:
         register(cls())
     register(ProcessPool())
+    register(ConflictLock())

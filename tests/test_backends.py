@@ -39,7 +39,7 @@ def serial_count(sudoku):
 
 def test_every_parallel_backend_is_registered():
     assert {"locked-pool", "coarse-lock", "message-passing", "work-stealing",
-            "static-partition", "path-stack"} <= set(PARALLEL)
+            "static-partition", "path-stack", "conflict-lock", "process-pool"} <= set(PARALLEL)
     for b in all_backends().values():
         assert b.name and b.origin and b.description
 
