@@ -53,6 +53,9 @@ def _drop(n: int) -> None:
     with _lock:
         pool = _pools.pop(n, None)
     if pool is not None:
+        # Ctrl-C / an error: the children are mid-task and would be waited for; end them
+        for proc in list(getattr(pool, "_processes", {}).values()):
+            proc.terminate()
         pool.shutdown(wait=False, cancel_futures=True)
 
 
