@@ -46,6 +46,13 @@ def csolve_register_rules(register):
 
 @hookimpl
 def csolve_register_backends(register):
+    from csolve.backends.conflict import ConflictLock
+    from csolve.backends.processes import ProcessPool
     from csolve.backends.serial import SerialBackend
+    from csolve.backends.sharing import BACKENDS
 
     register(SerialBackend())
+    for cls in BACKENDS:
+        register(cls())
+    register(ProcessPool())
+    register(ConflictLock())

@@ -154,10 +154,11 @@ def _run_in_thread(target: Callable[[], None], ctrl: np.ndarray,
 def solve_batch(ptype: PuzzleType, puzzles: Sequence[Puzzle], limit: int = 1,
                 timeout: float | None = None, rules: tuple[str, ...] | None = None,
                 progress: Callable[[int], None] | None = None,
-                ctrl: np.ndarray | None = None) -> Iterator[PuzzleResult]:
+                ctrl: np.ndarray | None = None, workers: int = 1) -> Iterator[PuzzleResult]:
     """Solve many puzzles, same-shaped ones in one kernel call each; results in input order.
 
     ``timeout`` applies to each puzzle. ``progress(k)`` is told how many are done.
+    ``workers`` > 1 splits each group across that many threads (csolve.batch).
     """
     ctrl = ctrl if ctrl is not None else new_ctrl()
     for p in puzzles:
@@ -171,12 +172,13 @@ def solve_batch(ptype: PuzzleType, puzzles: Sequence[Puzzle], limit: int = 1,
             j += 1
         j = max(j, i + 1)
         yield from _solve_group(ptype, puzzles[i:j], models[i:j], limit, timeout, ctrl,
-                                progress, done_before)
+                                progress, done_before, workers)
         done_before += j - i
         i = j
 
 
-def _solve_group(ptype, puzzles, models, limit, timeout, ctrl, progress, done_before):
+def _solve_group(ptype, puzzles, models, limit, timeout, ctrl, progress, done_before,
+                 workers=1):
     model = models[0]
     kernels = kernels_for_model(model)
     n_puzzles, n = len(puzzles), model.n_cells
@@ -214,6 +216,16 @@ def _solve_group(ptype, puzzles, models, limit, timeout, ctrl, progress, done_be
                 ctrl[abi.CTRL_SKIP] = cur + 1
 
     t0 = time.perf_counter()
+    if workers > 1 and n_puzzles > 1:
+        from csolve.batch import solve_chunks
+
+        def told(k: int) -> None:
+            if progress is not None:
+                progress(done_before + k)
+
+        solve_chunks(model, kernels, inits, limit, timeout, ctrl, min(workers, n_puzzles),
+                     told, reason, sols, counts, stats)
+        start = n_puzzles
     while start < n_puzzles:
         box: list[int] = []
 
@@ -235,7 +247,8 @@ def _solve_group(ptype, puzzles, models, limit, timeout, ctrl, progress, done_be
         break
     wall = time.perf_counter() - t0
     cycles = stats[:, abi.STAT_CYCLES].astype(np.float64)
-    per_cycle = wall / cycles.sum() if cycles.sum() > 0 else 0.0
+    used = min(workers, n_puzzles) if workers > 1 else 1  # cycles add up over threads
+    per_cycle = wall * used / cycles.sum() if cycles.sum() > 0 else 0.0
     for k, puzzle in enumerate(puzzles):
         r = int(reason[k])
         end = {abi.EXHAUSTED: "exhausted", abi.LIMIT: "limit", abi.SKIPPED: "timeout"}.get(

@@ -13,6 +13,7 @@ from csolve.cli.common import Output, default_output, load_puzzles
 _WORKERS = "Workers for parallel backends (0: one per core)."
 _COUNT = "Count solutions (exact unless --limit)."
 _OUTPUT = "pretty (terminal default), line (pipe default), json (one object per line)."
+_WAIT = "message-passing: how an idle worker waits - spin, yield or condvar."
 _RULES = "Propagation rules, comma-separated, in the order they are tried (see list-rules)."
 
 
@@ -38,6 +39,9 @@ def solve(
         help="Tactics to propagate with (see list-tactics); elimination is always on.")] = None,
     explain: Annotated[bool, typer.Option("--explain",
                                           help="Print the solve step by step.")] = False,
+    wait: Annotated[str | None, typer.Option(help=_WAIT)] = None,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-O", help="Backend option KEY=VALUE (e.g. k=30, probe=0).")] = None,
 ) -> None:
     """Solve every puzzle in FILE and print the solutions."""
     from csolve.cli.report import Reporter
@@ -70,13 +74,17 @@ def solve(
     rule_names = _parse_rules(rules)
     out = output or default_output()
     reporter = Reporter(ptype, out, counting=count, show_stats=stats, total=len(puzzles))
+    backend_options = parse_backend_options(option or [], wait)
     opts = SolveOptions(limit=mode_limit, backend=backend, workers=n_workers,
-                        timeout=timeout or None, rules=rule_names)
+                        timeout=timeout or None, rules=rule_names,
+                        backend_options=backend_options)
     t0 = time.perf_counter()
     with reporter.progress() as advance:
-        if len(puzzles) > 1 and backend == "serial" and not all_:
+        if len(puzzles) > 1 and not all_:
+            # many puzzles: parallel across puzzles (threads over the batch kernel)
             results = solve_batch(ptype, puzzles, limit=mode_limit, timeout=timeout or None,
-                                  rules=rule_names, progress=advance)
+                                  rules=rule_names, progress=advance,
+                                  workers=n_workers if be.parallel else 1)
             for r in results:
                 reporter.result(r)
         else:
@@ -89,6 +97,30 @@ def solve(
     code = reporter.exit_code()
     if code != ExitCode.OK:
         raise typer.Exit(int(code))
+
+
+def parse_backend_options(items: list[str], wait: str | None = None) -> dict:
+    """``KEY=VALUE`` strings as a dict (numbers converted); ``--wait`` joins them."""
+    from csolve.errors import UnknownNameError
+
+    out: dict = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise UnknownNameError(f"--option wants KEY=VALUE, got {item!r}")
+        v: object = value.strip()
+        for conv in (int, float):
+            try:
+                v = conv(value)
+                break
+            except ValueError:
+                pass
+        out[key.strip()] = v
+    if wait is not None:
+        if wait not in ("spin", "yield", "condvar"):
+            raise UnknownNameError(f"unknown --wait {wait!r} (known: spin, yield, condvar)")
+        out["wait"] = wait
+    return out
 
 
 def _cores() -> int:

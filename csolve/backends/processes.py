@@ -1,0 +1,157 @@
+"""``process-pool``: the same search spread over processes, to compare with threads.
+
+Processes cannot share a stack, so the calling process keeps the frontier: it hands chunks
+of nodes to a pool of ``spawn``-started processes (never ``fork``: numba's OpenMP layer
+kills forked children), each task searches its chunk for a time slice and sends back what it
+found plus the nodes it did not reach, which go back into the frontier. Slices of ~50 ms
+amortise the pickling (measured here: process pools need >= 1-10 ms tasks).
+"""
+
+from __future__ import annotations
+
+import atexit
+import concurrent.futures as cf
+import multiprocessing
+import threading
+import time
+from collections import deque
+
+import numpy as np
+
+from csolve.backends.base import Backend, SearchJob, SearchOutcome
+from csolve.backends.threads import PROBE_SECONDS, _probe
+from csolve.kernels import abi
+from csolve.search import SearchState, new_ctrl, stats_dict
+
+SLICE_SECONDS = 0.05
+_pools: dict[int, cf.ProcessPoolExecutor] = {}
+_lock = threading.Lock()
+
+
+def _pool(n: int) -> cf.ProcessPoolExecutor:
+    with _lock:
+        pool = _pools.get(n)
+        if pool is None:
+            pool = cf.ProcessPoolExecutor(max_workers=n,
+                                          mp_context=multiprocessing.get_context("spawn"))
+            if not _pools:
+                atexit.register(_shutdown_all)
+            _pools[n] = pool
+        return pool
+
+
+def _shutdown_all() -> None:
+    """Stop the pools before the interpreter tears its modules down."""
+    for n in list(_pools):
+        with _lock:
+            pool = _pools.pop(n, None)
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _drop(n: int) -> None:
+    with _lock:
+        pool = _pools.pop(n, None)
+    if pool is not None:
+        # Ctrl-C / an error: the children are mid-task and would be waited for; end them
+        for proc in list(getattr(pool, "_processes", {}).values()):
+            proc.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _task(model, nodes, dirty, limit, stream, keep, seconds):
+    """In a worker process: search ``nodes`` for about ``seconds``."""
+    state = SearchState(model, solution_capacity=64 if stream else max(1, keep))
+    state.push_many(nodes, dirty)
+    ctrl = new_ctrl()
+    t_end = time.perf_counter() + seconds
+    count, sols, budget, reason = 0, [], 256, abi.BUDGET
+    while True:
+        r = state.run(ctrl, max(1, limit - count) if limit > 0 else 0, stream, budget)
+        found = state.found_solutions()
+        count += state.found
+        if stream or len(sols) < keep:
+            sols.extend(found if stream else found[: keep - len(sols)])
+        if r in (abi.EXHAUSTED, abi.LIMIT):
+            reason = r
+            break
+        if time.perf_counter() >= t_end:
+            break
+        budget = min(budget * 2, 1 << 20)
+    rest = state.take_bottom(state.size)
+    return count, sols, rest, state.stats.copy(), reason
+
+
+class ProcessPool(Backend):
+    name = "process-pool"
+    parallel = True
+    origin = "comparison with threads (processes, spawn)"
+    description = ("the frontier stays in the calling process; chunks of nodes go to spawned "
+                   "processes for ~50 ms slices and unexplored nodes come back")
+
+    def solve(self, job: SearchJob) -> SearchOutcome:
+        n = max(1, int(job.workers))
+        first = SearchState(job.model, job.kernels,
+                            solution_capacity=64 if job.on_solution else max(1, job.keep))
+        first.push_root()
+        probe = float(job.options.get("probe", PROBE_SECONDS))
+        early, count, kept = _probe(job, first, probe if n > 1 else float("inf"))
+        if early is not None:
+            return early
+        seconds = float(job.options.get("slice", SLICE_SECONDS))
+        stream = job.on_solution is not None
+        frontier: deque = deque()
+        nodes, dirty = first.take_bottom(first.size)
+        self._split(frontier, nodes, dirty, 2 * n)
+        stats = first.stats.copy()
+        pool = _pool(n)
+        running: set = set()
+        tasks = 0
+        reason = "exhausted"
+        try:
+            while frontier or running:
+                while frontier and len(running) < 2 * n:
+                    nd, dt = frontier.popleft()
+                    remaining = max(1, job.limit - count) if job.limit > 0 else 0
+                    running.add(pool.submit(_task, job.model, nd, dt, remaining, stream,
+                                            job.keep, seconds))
+                    tasks += 1
+                done, running = cf.wait(running, timeout=0.02,
+                                        return_when=cf.FIRST_COMPLETED)
+                for f in done:
+                    c, sols, (nd, dt), st, _r = f.result()
+                    stats += st
+                    take = c if job.limit <= 0 else max(0, min(c, job.limit - count))
+                    count += take
+                    if stream:
+                        for s in sols[:take]:
+                            job.on_solution(s)
+                    elif len(kept) < job.keep:
+                        kept.extend(sols[: min(take, job.keep - len(kept))])
+                    if len(nd):
+                        self._split(frontier, nd, dt, 2 * n)
+                if job.limit > 0 and count >= job.limit:
+                    reason = "limit"
+                    break
+                if job.stopped():
+                    reason = "stopped"
+                    break
+                if job.timed_out():
+                    reason = "timeout"
+                    break
+        except BaseException:
+            _drop(n)
+            raise
+        for f in running:
+            f.cancel()
+        total = stats_dict(stats)
+        row = {"worker": "pool", "nodes": total["nodes"], "calls": tasks, "handed": 0,
+               "taken": 0, "idle_s": 0.0, "lock_s": 0.0, "solutions": total["solutions"]}
+        return SearchOutcome(reason, count, kept, total, workers=[row])
+
+    @staticmethod
+    def _split(frontier: deque, nodes: np.ndarray, dirty: np.ndarray, parts: int) -> None:
+        """Chunks of the nodes, those nearest the root (the first) in the first chunks."""
+        k = max(1, -(-len(nodes) // parts))
+        for i in range(0, len(nodes), k):
+            frontier.append((nodes[i:i + k].copy(), dirty[i:i + k].copy()))

@@ -1,0 +1,78 @@
+"""Backend x worker-count experiments (seed 000's figures 9-11), shared by ``csolve bench``
+and benchmarks/bench_backends.py. Every answer is checked: solutions by the plugin's
+validator (inside ``solve_puzzle``), counts against the serial backend's."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Sequence
+
+from csolve.puzzle import Puzzle, PuzzleType
+from csolve.solver import SolveOptions, Status, solve_puzzle
+
+
+def run_bench(ptype: PuzzleType, puzzles: Sequence[Puzzle], backends: Sequence[str],
+              workers: Sequence[int], repeat: int = 5, count: bool = False,
+              timeout: float | None = None, options: dict | None = None,
+              progress=None) -> list[dict]:
+    """One row per (backend, workers): median wall seconds over ``repeat`` runs and more."""
+    rows: list[dict] = []
+    limit = 0 if count else 1
+    reference: list[int] | None = None
+    for backend in ["serial"] + [b for b in backends if b != "serial"]:
+        for w in ([1] if backend == "serial" else workers):
+            walls, nodes, idle, counts, timeouts, ok = [], [], [], None, 0, True
+            for _ in range(repeat):
+                t0 = time.perf_counter()
+                got, n_nodes, idle_s = [], 0, 0.0
+                for p in puzzles:
+                    r = solve_puzzle(ptype, p, SolveOptions(
+                        limit=limit, backend=backend, workers=w, timeout=timeout,
+                        backend_options=dict(options or {})))
+                    if r.status is Status.TIMEOUT or (count and not r.exact):
+                        timeouts += 1
+                    elif not count and r.status is Status.NO_SOLUTION:
+                        ok = False
+                    got.append(r.count)
+                    n_nodes += int(r.stats.get("nodes", 0))
+                    idle_s += sum(x.get("idle_s", 0.0) for x in r.workers)
+                walls.append(time.perf_counter() - t0)
+                nodes.append(n_nodes)
+                idle.append(idle_s)
+                counts = got
+            if count and reference is not None and not timeouts and counts != reference:
+                ok = False
+            if backend == "serial":
+                reference = counts if not timeouts else None
+            wall = statistics.median(walls)
+            rows.append({"backend": backend, "workers": w, "wall_s": wall, "walls": walls,
+                         "nodes": int(statistics.median(nodes)),
+                         "idle_share": statistics.median(idle) / (wall * w) if wall else 0.0,
+                         "timeouts": timeouts, "ok": ok,
+                         "solutions": sum(counts or [])})
+            if progress is not None:
+                progress(rows[-1])
+    base = rows[0]["wall_s"]
+    for row in rows:
+        row["speedup"] = base / row["wall_s"] if row["wall_s"] else 0.0
+        row["efficiency"] = row["speedup"] / row["workers"]
+    return rows
+
+
+def bench_table(rows: list[dict], title: str):
+    """A rich table of ``run_bench`` rows."""
+    from rich.table import Table
+
+    table = Table(title=title)
+    for col in ("backend", "workers", "median wall", "speedup", "efficiency", "nodes",
+                "idle share", "answers"):
+        table.add_column(col, justify="left" if col == "backend" else "right")
+    for r in rows:
+        answers = "ok" if r["ok"] else "[red]WRONG[/]"
+        if r["timeouts"]:
+            answers += f" ({r['timeouts']} time-outs)"
+        table.add_row(r["backend"], str(r["workers"]), f"{r['wall_s']:.3f} s",
+                      f"{r['speedup']:.2f}x", f"{r['efficiency']:.0%}", f"{r['nodes']:,}",
+                      f"{r['idle_share']:.0%}", answers)
+    return table

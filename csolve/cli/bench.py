@@ -1,0 +1,70 @@
+"""``csolve bench``: every backend x worker count on the same puzzles, answers checked."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from csolve.cli.app import app
+
+
+@app.command()
+def bench(
+    puzzle: Annotated[str, typer.Argument(help="Puzzle type, e.g. sudoku.")],
+    files: Annotated[list[str], typer.Argument(help="Puzzle files.")],
+    backends: Annotated[str, typer.Option(help="Comma-separated backends, or 'all'.")] = "all",
+    workers: Annotated[str, typer.Option(help="Worker counts, e.g. 1,2,4.")] = "1,2",
+    repeat: Annotated[int, typer.Option(min=1, help="Runs per cell; the median is shown.")] = 5,
+    count: Annotated[bool, typer.Option("--count", help="Count all solutions.")] = False,
+    timeout: Annotated[float, typer.Option(min=0, help="Seconds per puzzle; 0 = none.")] = 0,
+    limit_puzzles: Annotated[int, typer.Option("--puzzles", min=0,
+                                               help="Use the first N puzzles of each file.")] = 0,
+    json_out: Annotated[str | None, typer.Option("--json", help="Write raw numbers here.")] = None,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-O", help="Backend option KEY=VALUE.")] = None,
+) -> None:
+    """Median wall time, speedup vs serial, efficiency, nodes and idle share per backend."""
+    import json
+
+    from rich.console import Console
+
+    from csolve.backends import all_backends
+    from csolve.bench import bench_table, run_bench
+    from csolve.cli.common import load_puzzles
+    from csolve.cli.solve import parse_backend_options
+    from csolve.errors import UnknownNameError
+
+    known = all_backends()
+    names = sorted(known) if backends == "all" else [b.strip() for b in backends.split(",")]
+    for b in names:
+        if b not in known:
+            raise UnknownNameError(f"unknown backend {b!r} (known: {', '.join(sorted(known))})")
+    try:
+        counts = [int(x) for x in workers.split(",") if x.strip()]
+    except ValueError:
+        raise UnknownNameError(f"--workers wants numbers like 1,2,4, got {workers!r}") from None
+    opts = parse_backend_options(option or [])
+    console = Console(stderr=True)
+    report: dict = {"puzzle": puzzle, "files": {}}
+    bad = False
+    for f in files:
+        ptype, puzzles = load_puzzles(puzzle, f, None)
+        if limit_puzzles:
+            puzzles = puzzles[:limit_puzzles]
+
+        def told(row: dict) -> None:
+            console.print(f"  {row['backend']} x{row['workers']}: {row['wall_s']:.3f} s",
+                          highlight=False)
+
+        rows = run_bench(ptype, puzzles, names, counts, repeat=repeat, count=count,
+                         timeout=timeout or None, options=opts, progress=told)
+        title = f"{f} ({len(puzzles)} puzzles, {'count' if count else 'first solution'})"
+        Console(width=max(Console().width, 120)).print(bench_table(rows, title))
+        report["files"][f] = rows
+        bad = bad or not all(r["ok"] for r in rows)
+    if json_out:
+        with open(json_out, "w", encoding="utf-8") as fh:
+            json.dump(report, fh, indent=1)
+    if bad:
+        raise typer.Exit(4)

@@ -1,0 +1,159 @@
+"""Every backend: nothing lost, nothing duplicated, validated answers, clean stops."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from csolve.backends import all_backends
+from csolve.solver import SolveOptions, Status, solve_batch, solve_puzzle
+
+from .conftest import shared_file
+
+PARALLEL = sorted(n for n, b in all_backends().items() if b.parallel)
+#: 9182 solutions; ~0.02 s serial, a tree of ~19,000 nodes
+MANY = "...8.....43...9.87....2..1.2...........91......8....9.....51.....4...1.5.65.4..2."
+#: 1,096,008 solutions: seconds of search, for stop and time-out tests
+HEAVY = "53.148.92...29....9.....84.62........7498..65...5.............8.................."
+NO_PROBE = {"probe": 0.0}  # fan out at once, even on small trees
+
+
+def one(sudoku, text):
+    (p,) = sudoku.parse(text + "\n", "<test>")
+    return p
+
+
+def csolve_threads() -> list[str]:
+    return [t.name for t in threading.enumerate() if t.name.startswith("csolve-")]
+
+
+@pytest.fixture(scope="module")
+def serial_count(sudoku):
+    r = solve_puzzle(sudoku, one(sudoku, MANY), SolveOptions(limit=0))
+    assert r.exact
+    return r.count
+
+
+def test_every_parallel_backend_is_registered():
+    assert {"locked-pool", "coarse-lock", "message-passing", "work-stealing",
+            "static-partition", "path-stack", "conflict-lock", "process-pool"} <= set(PARALLEL)
+    for b in all_backends().values():
+        assert b.name and b.origin and b.description
+
+
+@pytest.mark.parametrize("backend", PARALLEL)
+@pytest.mark.parametrize("workers", [1, 2, 3, 4])
+def test_exact_counts_on_every_backend(sudoku, backend, workers, serial_count):
+    empty = one(sudoku, "." * 16)
+    r = solve_puzzle(sudoku, empty, SolveOptions(limit=0, backend=backend, workers=workers,
+                                                 backend_options=NO_PROBE))
+    assert (r.count, r.exact) == (288, True)
+    r = solve_puzzle(sudoku, one(sudoku, MANY),
+                     SolveOptions(limit=0, backend=backend, workers=workers,
+                                  backend_options=NO_PROBE))
+    assert (r.count, r.exact) == (serial_count, True)
+    assert sum(w["nodes"] for w in r.workers) == r.stats["nodes"]
+    assert not csolve_threads()
+
+
+@pytest.mark.parametrize("wait", ["spin", "yield", "condvar"])
+def test_message_passing_waits_count_exactly(sudoku, wait, serial_count):
+    r = solve_puzzle(sudoku, one(sudoku, MANY),
+                     SolveOptions(limit=0, backend="message-passing", workers=3,
+                                  backend_options={"wait": wait, "probe": 0.0}))
+    assert (r.count, r.exact) == (serial_count, True)
+
+
+@pytest.mark.parametrize("backend", PARALLEL)
+def test_all_mode_streams_each_solution_once(sudoku, backend):
+    p = one(sudoku, "." * 16)
+    seen = []
+    caller = threading.current_thread()
+
+    def on_solution(s):
+        assert threading.current_thread() is caller
+        assert sudoku.validate(p, s) == []
+        seen.append(tuple(np.asarray(s).ravel().tolist()))
+
+    r = solve_puzzle(sudoku, p, SolveOptions(limit=0, backend=backend, workers=2,
+                                             backend_options=NO_PROBE),
+                     on_solution=on_solution)
+    assert r.count == 288 and len(seen) == 288 and len(set(seen)) == 288
+
+
+@pytest.mark.parametrize("backend", PARALLEL)
+def test_first_solution_is_validated(sudoku, backend):
+    for text in (MANY, HEAVY):
+        p = one(sudoku, text)
+        r = solve_puzzle(sudoku, p, SolveOptions(limit=1, backend=backend, workers=2,
+                                                 backend_options=NO_PROBE))
+        assert r.status is Status.SOLVED and r.count == 1 and len(r.solutions) == 1
+        assert sudoku.validate(p, r.solutions[0]) == []
+    assert not csolve_threads()
+
+
+@pytest.mark.parametrize("backend", PARALLEL)
+def test_limit_counts_exactly_that_many(sudoku, backend):
+    r = solve_puzzle(sudoku, one(sudoku, MANY),
+                     SolveOptions(limit=1000, backend=backend, workers=2, keep=3,
+                                  backend_options=NO_PROBE))
+    assert r.count == 1000 and not r.exact and len(r.solutions) == 3
+
+
+@pytest.mark.parametrize("backend", PARALLEL)
+def test_timeout_stops_every_worker(sudoku, backend):
+    t0 = time.monotonic()
+    r = solve_puzzle(sudoku, one(sudoku, HEAVY),
+                     SolveOptions(limit=0, backend=backend, workers=2, timeout=0.2))
+    assert time.monotonic() - t0 < 0.2 + 0.5  # kernels stop within a node
+    assert r.status in (Status.TIMEOUT, Status.MULTIPLE) and not r.exact
+    assert not csolve_threads()
+
+
+@pytest.mark.parametrize("backend", ["locked-pool", "message-passing"])
+def test_external_stop_flag_stops_every_worker(sudoku, backend):
+    from csolve.kernels import abi
+    from csolve.search import new_ctrl
+
+    ctrl = new_ctrl()
+    timer = threading.Timer(0.15, lambda: ctrl.__setitem__(abi.CTRL_STOP, 1))
+    timer.start()
+    t0 = time.monotonic()
+    r = solve_puzzle(sudoku, one(sudoku, HEAVY),
+                     SolveOptions(limit=0, backend=backend, workers=2), ctrl=ctrl)
+    assert time.monotonic() - t0 < 0.15 + 0.2 + 0.3
+    assert r.status in (Status.INTERRUPTED, Status.MULTIPLE) and not r.exact
+    assert not csolve_threads()
+
+
+def test_batch_on_threads_matches_serial_in_input_order(sudoku):
+    path = shared_file("sudoku-9x9", "kaggle-2000.txt")
+    puzzles = sudoku.parse(path.read_text(), str(path))[:300]
+    serial = list(solve_batch(sudoku, puzzles))
+    threaded = list(solve_batch(sudoku, puzzles, workers=2))
+    assert [r.puzzle.where for r in threaded] == [p.where for p in puzzles]
+    for a, b in zip(serial, threaded, strict=True):
+        assert a.status == b.status and a.count == b.count
+        assert sudoku.validate(b.puzzle, b.solutions[0]) == []
+    assert not csolve_threads()
+
+
+def test_batch_count_on_threads(sudoku):
+    puzzles = sudoku.parse(("." * 16 + "\n") * 5 + MANY + "\n", "<test>")
+    results = list(solve_batch(sudoku, puzzles, limit=0, workers=3))
+    assert [r.count for r in results] == [288] * 5 + [9182]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", PARALLEL)
+def test_stress_counts_many_times(sudoku, backend, serial_count):
+    p = one(sudoku, MANY)
+    for i in range(40):
+        workers = 2 + i % 3
+        r = solve_puzzle(sudoku, p, SolveOptions(limit=0, backend=backend, workers=workers,
+                                                 backend_options=NO_PROBE))
+        assert (r.count, r.exact) == (serial_count, True), (backend, workers, i)
+    assert not csolve_threads()
