@@ -125,30 +125,3 @@ def locked_candidates(cand, m, ws):
                     changed = CHANGED
     return changed
 
-
-@kernel
-def naked_pair(cand, m, ws):
-    """Twins: two cells of a group with the same two candidates take those values from the rest."""
-    changed = NO_CHANGE
-    for g in range(m.group_ptr.shape[0] - 1):
-        lo = m.group_ptr[g]
-        hi = m.group_ptr[g + 1]
-        for i in range(lo, hi):
-            x = cand[m.group_cells[i]]
-            y = x & (x - 1)  # exactly two bits set?
-            if y == 0 or (y & (y - 1)) != 0:
-                continue
-            for j in range(i + 1, hi):
-                if cand[m.group_cells[j]] != x:
-                    continue
-                for k in range(lo, hi):
-                    if k == i or k == j:
-                        continue
-                    c = m.group_cells[k]
-                    if cand[c] & x:
-                        r = narrow(cand, ws, c, cand[c] & ~x)
-                        if r == CONTRADICTION:
-                            return CONTRADICTION
-                        changed = CHANGED
-                break
-    return changed
