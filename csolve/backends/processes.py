@@ -19,7 +19,8 @@ from collections import deque
 import numpy as np
 
 from csolve.backends.base import Backend, SearchJob, SearchOutcome
-from csolve.backends.threads import PROBE_SECONDS, _probe
+from csolve.backends.serial import search_alone
+from csolve.backends.threads import PROBE_SECONDS
 from csolve.kernels import abi
 from csolve.search import SearchState, new_ctrl, stats_dict
 
@@ -95,7 +96,7 @@ class ProcessPool(Backend):
                             solution_capacity=64 if job.on_solution else max(1, job.keep))
         first.push_root()
         probe = float(job.options.get("probe", PROBE_SECONDS))
-        early, count, kept = _probe(job, first, probe if n > 1 else float("inf"))
+        early, count, kept = search_alone(job, first, probe if n > 1 else float("inf"))
         if early is not None:
             return early
         seconds = float(job.options.get("slice", SLICE_SECONDS))

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
+
 from csolve.backends.base import Backend, SearchJob, SearchOutcome
 from csolve.kernels import abi
 from csolve.search import SearchState, stats_dict
-
-#: target wall time of one kernel call: short enough to notice a time-out or Ctrl-C quickly
-SLICE_SECONDS = 0.02
 
 
 class SerialBackend(Backend):
@@ -21,40 +20,60 @@ class SerialBackend(Backend):
         capacity = 64 if job.on_solution else max(1, job.keep)
         state = SearchState(job.model, job.kernels, solution_capacity=capacity)
         state.push_root()
-        count = 0
-        kept = []
-        budget = 256
-        reason = "exhausted"
-        while True:
-            if job.stopped():
-                reason = "stopped"
-                break
-            if job.timed_out():
-                reason = "timeout"
-                break
-            remaining = job.limit - count if job.limit > 0 else 0
-            t0 = time.perf_counter()
-            r = state.run(job.ctrl, remaining, job.on_solution is not None, budget)
-            elapsed = time.perf_counter() - t0
-            found = state.found_solutions()
-            count += state.found
-            if job.on_solution is not None:
-                for s in found:
-                    job.on_solution(s)
-            elif len(kept) < job.keep:
-                kept.extend(found[: job.keep - len(kept)])
-            if r == abi.EXHAUSTED:
-                break
-            if r == abi.LIMIT:
-                reason = "limit"
-                break
-            if r == abi.STOPPED:
-                reason = "stopped"
-                break
-            # adapt the slice so one call takes about SLICE_SECONDS
-            if elapsed < SLICE_SECONDS / 2 and budget < 1 << 22:
-                budget *= 2
-            elif elapsed > SLICE_SECONDS * 2 and budget > 16:
-                budget //= 2
-        stats = stats_dict(state.stats)
-        return SearchOutcome(reason, count, kept, stats, workers=[dict(stats, worker=0)])
+        outcome, _count, _kept = search_alone(job, state, float("inf"))
+        assert outcome is not None  # with no time cap the search runs to its end
+        return outcome
+
+
+def search_alone(job: SearchJob, state: SearchState,
+           seconds: float) -> tuple[SearchOutcome | None, int, list[np.ndarray]]:
+    """Search alone in the calling thread for up to ``seconds``: (outcome if that was
+    enough, solutions counted, solutions kept).
+
+    This is the small-puzzle guard (and the whole search with one worker): most puzzles need
+    a handful of nodes, and starting threads would cost more than solving them.
+    """
+    t_end = time.perf_counter() + seconds
+    count = 0
+    kept: list[np.ndarray] = []
+    budget = 64
+    reason = None
+    while True:
+        if job.stopped():
+            reason = "stopped"
+            break
+        if job.timed_out():
+            reason = "timeout"
+            break
+        remaining = job.limit - count if job.limit > 0 else 0
+        t0 = time.perf_counter()
+        r = state.run(job.ctrl, remaining, job.on_solution is not None, budget)
+        elapsed = time.perf_counter() - t0
+        found = state.found_solutions()
+        count += state.found
+        if job.on_solution is not None:
+            for s in found:
+                job.on_solution(s)
+        elif len(kept) < job.keep:
+            kept.extend(found[: job.keep - len(kept)])
+        if r == abi.EXHAUSTED:
+            reason = "exhausted"
+            break
+        if r == abi.LIMIT:
+            reason = "limit"
+            break
+        if r == abi.STOPPED:
+            reason = "stopped"
+            break
+        if time.perf_counter() >= t_end and state.size >= 2:
+            break
+        if elapsed < 0.01 and budget < 1 << 22:
+            budget *= 2
+        elif elapsed > 0.04 and budget > 16:
+            budget //= 2
+    if reason is None:
+        return None, count, kept
+    stats = stats_dict(state.stats)
+    row = {"worker": 0, "nodes": stats["nodes"], "calls": 0, "handed": 0, "taken": 0,
+           "idle_s": 0.0, "lock_s": 0.0, "solutions": stats["solutions"]}
+    return SearchOutcome(reason, count, kept, stats, workers=[row]), count, kept

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from csolve.backends.base import Backend, SearchJob, SearchOutcome
+from csolve.backends.serial import search_alone
 from csolve.kernels import abi
 from csolve.search import SearchState, new_ctrl, stats_dict
 
@@ -182,7 +183,7 @@ class ThreadedBackend(Backend):
         first = self.new_state(job)
         first.push_root()
         probe = float(job.options.get("probe", PROBE_SECONDS))
-        early, count, kept = _probe(job, first, probe if n > 1 else float("inf"))
+        early, count, kept = search_alone(job, first, probe if n > 1 else float("inf"))
         if early is not None:
             return early
         workers = [Worker(0, first)] + [Worker(i, self.new_state(job)) for i in range(1, n)]
@@ -271,57 +272,3 @@ class ThreadedBackend(Backend):
                     break
             elif r == abi.WORK_REQUESTED:
                 self.share(team, w)
-
-
-def _probe(job: SearchJob, state: SearchState,
-           seconds: float) -> tuple[SearchOutcome | None, int, list[np.ndarray]]:
-    """Search alone in the calling thread for up to ``seconds``: (outcome if that was
-    enough, solutions counted, solutions kept).
-
-    This is the small-puzzle guard (and the whole search with one worker): most puzzles need
-    a handful of nodes, and starting threads would cost more than solving them.
-    """
-    t_end = time.perf_counter() + seconds
-    count = 0
-    kept: list[np.ndarray] = []
-    budget = 64
-    reason = None
-    while True:
-        if job.stopped():
-            reason = "stopped"
-            break
-        if job.timed_out():
-            reason = "timeout"
-            break
-        remaining = job.limit - count if job.limit > 0 else 0
-        t0 = time.perf_counter()
-        r = state.run(job.ctrl, remaining, job.on_solution is not None, budget)
-        elapsed = time.perf_counter() - t0
-        found = state.found_solutions()
-        count += state.found
-        if job.on_solution is not None:
-            for s in found:
-                job.on_solution(s)
-        elif len(kept) < job.keep:
-            kept.extend(found[: job.keep - len(kept)])
-        if r == abi.EXHAUSTED:
-            reason = "exhausted"
-            break
-        if r == abi.LIMIT:
-            reason = "limit"
-            break
-        if r == abi.STOPPED:
-            reason = "stopped"
-            break
-        if time.perf_counter() >= t_end and state.size >= 2:
-            break
-        if elapsed < 0.01 and budget < 1 << 22:
-            budget *= 2
-        elif elapsed > 0.04 and budget > 16:
-            budget //= 2
-    if reason is None:
-        return None, count, kept
-    stats = stats_dict(state.stats)
-    row = {"worker": 0, "nodes": stats["nodes"], "calls": 0, "handed": 0, "taken": 0,
-           "idle_s": 0.0, "lock_s": 0.0, "solutions": stats["solutions"]}
-    return SearchOutcome(reason, count, kept, stats, workers=[row]), count, kept
