@@ -17,9 +17,8 @@ from types import ModuleType
 import numpy as np
 
 from csolve.kernels import abi
-from csolve.kernels.workspace import new_workspace
 from csolve.model import Model
-from csolve.search import new_ctrl
+from csolve.search import BatchScratch, new_ctrl
 
 
 def solve_chunks(model: Model, kernels: ModuleType, inits: np.ndarray, limit: int,
@@ -40,13 +39,7 @@ def solve_chunks(model: Model, kernels: ModuleType, inits: np.ndarray, limit: in
 
     def body(k: int) -> None:
         c = ctrls[k]
-        ws = new_workspace(n)
-        cap = n + 16
-        stack = np.zeros((cap, n), dtype=np.uint64)
-        dirty = np.zeros(cap, dtype=np.int64)
-        sp = np.zeros(1, dtype=np.int64)
-        nsol = np.zeros(1, dtype=np.int64)
-        first = np.zeros((1, n), dtype=np.uint64)
+        scratch = BatchScratch(n)
         try:
             while not c[abi.CTRL_STOP]:
                 with lock:
@@ -55,24 +48,12 @@ def solve_chunks(model: Model, kernels: ModuleType, inits: np.ndarray, limit: in
                     lo = starts[nxt[0]]
                     nxt[0] += 1
                 hi = min(n_puzzles, lo + chunk)
-                start = 0
                 c[abi.CTRL_SKIP] = 0
                 c[abi.CTRL_DONE] = 0
                 c[abi.CTRL_CURRENT] = 0
                 los[k] = lo
-                while True:
-                    stop_at = int(kernels.solve_batch(
-                        model.kernel, ws, inits[lo:hi], start, limit, c, stack, dirty, sp,
-                        nsol, first, reason[lo:hi], sols[lo:hi], counts[lo:hi], stats[lo:hi]))
-                    if stop_at < hi - lo and reason[lo + stop_at] == abi.STACK_FULL:
-                        cap *= 2
-                        stack = np.zeros((cap, n), dtype=np.uint64)
-                        dirty = np.zeros(cap, dtype=np.int64)
-                        start = stop_at
-                        continue
-                    if stop_at < hi - lo:
-                        reason[lo + stop_at: hi] = abi.STOPPED
-                    break
+                scratch.solve(kernels, model, inits[lo:hi], limit, c, reason[lo:hi],
+                              sols[lo:hi], counts[lo:hi], stats[lo:hi])
                 c[abi.CTRL_DONE] = 0
                 done[k] += hi - lo
         except BaseException as e:  # surfaced in the calling thread

@@ -127,3 +127,45 @@ class SearchState:
 
 def stats_dict(stats: np.ndarray) -> dict[str, int]:
     return {name: int(stats[i]) for i, name in enumerate(abi.STAT_NAMES) if name != "cycles"}
+
+
+class BatchScratch:
+    """What one caller of the batch kernel owns: a workspace, a node stack grown on demand,
+    and the kernel's small buffers - allocated once, reused for every puzzle."""
+
+    def __init__(self, n_cells: int) -> None:
+        cap = n_cells + 16
+        self.ws = new_workspace(n_cells)
+        self.stack = np.zeros((cap, n_cells), dtype=np.uint64)
+        self.dirty = np.zeros(cap, dtype=np.int64)
+        self.sp = np.zeros(1, dtype=np.int64)
+        self.nsol = np.zeros(1, dtype=np.int64)
+        self.first = np.zeros((1, n_cells), dtype=np.uint64)
+
+    def _call(self, kernels, model, inits, start, limit, ctrl, reason, sols, counts, stats):
+        return int(kernels.solve_batch(model.kernel, self.ws, inits, start, limit, ctrl,
+                                       self.stack, self.dirty, self.sp, self.nsol, self.first,
+                                       reason, sols, counts, stats))
+
+    def warm_up(self, kernels, model, inits, limit, ctrl, reason, sols, counts, stats) -> None:
+        """Load (or compile) the kernel before any clock starts: a call that solves nothing."""
+        self._call(kernels, model, inits, inits.shape[0], limit, ctrl, reason, sols, counts,
+                   stats)
+
+    def solve(self, kernels, model, inits, limit, ctrl, reason, sols, counts, stats) -> None:
+        """Solve every row of ``inits``, growing the stack when the kernel asks; rows a stop
+        left unfinished are marked STOPPED."""
+        n_rows = inits.shape[0]
+        start = 0
+        while start < n_rows:
+            stop_at = self._call(kernels, model, inits, start, limit, ctrl, reason, sols,
+                                 counts, stats)
+            if stop_at < n_rows and reason[stop_at] == abi.STACK_FULL:
+                cap = self.stack.shape[0] * 2
+                self.stack = np.zeros((cap, self.stack.shape[1]), dtype=np.uint64)
+                self.dirty = np.zeros(cap, dtype=np.int64)
+                start = stop_at  # that puzzle starts over with the bigger stack
+                continue
+            if stop_at < n_rows:
+                reason[stop_at:] = abi.STOPPED
+            return

@@ -19,7 +19,7 @@ from csolve.backends import SearchJob, get_backend
 from csolve.errors import CsolveError, ExitCode
 from csolve.kernels import abi
 from csolve.puzzle import Puzzle, PuzzleType
-from csolve.search import kernels_for_model, new_ctrl, stats_dict
+from csolve.search import BatchScratch, kernels_for_model, new_ctrl, stats_dict
 
 
 class Status(StrEnum):
@@ -187,22 +187,11 @@ def _solve_group(ptype, puzzles, models, limit, timeout, ctrl, progress, done_be
     sols = np.zeros((n_puzzles, n), dtype=np.uint64)
     counts = np.zeros(n_puzzles, dtype=np.int64)
     stats = np.zeros((n_puzzles, abi.STAT_SIZE), dtype=np.int64)
-    from csolve.kernels.workspace import new_workspace
-
-    ws = new_workspace(n)
-    cap = n + 16
-    stack = np.zeros((cap, n), dtype=np.uint64)
-    dirty = np.zeros(cap, dtype=np.int64)
-    sp = np.zeros(1, dtype=np.int64)
-    nsol = np.zeros(1, dtype=np.int64)
-    first = np.zeros((1, n), dtype=np.uint64)
+    scratch = BatchScratch(n)
     ctrl[abi.CTRL_DONE] = 0
     ctrl[abi.CTRL_SKIP] = 0
     watch = {"current": -1, "since": time.monotonic()}
-    start = 0
-    # load (or compile) the kernel before any clock starts: a call that solves nothing
-    kernels.solve_batch(model.kernel, ws, inits, n_puzzles, limit, ctrl, stack, dirty, sp,
-                        nsol, first, reason, sols, counts, stats)
+    scratch.warm_up(kernels, model, inits, limit, ctrl, reason, sols, counts, stats)
 
     def poll() -> None:
         if progress is not None:
@@ -225,26 +214,9 @@ def _solve_group(ptype, puzzles, models, limit, timeout, ctrl, progress, done_be
 
         solve_chunks(model, kernels, inits, limit, timeout, ctrl, min(workers, n_puzzles),
                      told, reason, sols, counts, stats)
-        start = n_puzzles
-    while start < n_puzzles:
-        box: list[int] = []
-
-        def call(start=start, box=box, stack=stack, dirty=dirty) -> None:
-            box.append(int(kernels.solve_batch(
-                model.kernel, ws, inits, start, limit, ctrl, stack, dirty, sp, nsol, first,
-                reason, sols, counts, stats)))
-
-        _run_in_thread(call, ctrl, poll)
-        stop_at = box[0]
-        if stop_at < n_puzzles and reason[stop_at] == abi.STACK_FULL:
-            cap *= 2
-            stack = np.zeros((cap, n), dtype=np.uint64)
-            dirty = np.zeros(cap, dtype=np.int64)
-            start = stop_at
-            continue
-        if stop_at < n_puzzles:  # stopped
-            reason[stop_at:] = abi.STOPPED
-        break
+    else:
+        _run_in_thread(lambda: scratch.solve(kernels, model, inits, limit, ctrl, reason, sols,
+                                             counts, stats), ctrl, poll)
     wall = time.perf_counter() - t0
     cycles = stats[:, abi.STAT_CYCLES].astype(np.float64)
     used = min(workers, n_puzzles) if workers > 1 else 1  # cycles add up over threads
