@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import sys
 from enum import StrEnum
+from typing import Annotated
+
+import typer
 
 from csolve.errors import PuzzleInputError
 
@@ -12,6 +15,12 @@ class Output(StrEnum):
     pretty = "pretty"
     line = "line"
     json = "json"
+
+
+# Arguments and options several commands share, declared once.
+PuzzleArg = Annotated[str, typer.Argument(help="Puzzle type, e.g. sudoku (see list-plugins).")]
+FileArg = Annotated[str, typer.Argument(help="Puzzle file; '-' reads stdin.")]
+FormatOpt = Annotated[str | None, typer.Option("--format", help="Force an input format.")]
 
 
 def read_text(path: str) -> tuple[str, str]:

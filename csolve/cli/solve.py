@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from csolve.cli.app import EXIT_CODES_HELP, app
-from csolve.cli.common import Output, default_output, load_puzzles
+from csolve.cli.common import FileArg, FormatOpt, Output, PuzzleArg, default_output, load_puzzles
 
 _WORKERS = "Workers for parallel backends (0: one per core)."
 _COUNT = "Count solutions (exact unless --limit)."
@@ -23,8 +23,8 @@ def _parse_rules(rules: str | None) -> tuple[str, ...] | None:
 
 @app.command(epilog=EXIT_CODES_HELP)
 def solve(
-    puzzle: Annotated[str, typer.Argument(help="Puzzle type, e.g. sudoku (see list-plugins).")],
-    file: Annotated[str, typer.Argument(help="Puzzle file; '-' reads stdin.")],
+    puzzle: PuzzleArg,
+    file: FileArg,
     backend: Annotated[str, typer.Option(help="Search backend (see list-backends).")] = "serial",
     workers: Annotated[int, typer.Option(min=0, help=_WORKERS)] = 0,
     count: Annotated[bool, typer.Option("--count", help=_COUNT)] = False,
@@ -33,7 +33,7 @@ def solve(
     timeout: Annotated[float, typer.Option(min=0, help="Seconds per puzzle; 0 = none.")] = 0,
     output: Annotated[Output | None, typer.Option(help=_OUTPUT)] = None,
     stats: Annotated[bool, typer.Option("--stats", help="Print search statistics.")] = False,
-    fmt: Annotated[str | None, typer.Option("--format", help="Force an input format.")] = None,
+    fmt: FormatOpt = None,
     rules: Annotated[str | None, typer.Option(help=_RULES)] = None,
     tactics: Annotated[str | None, typer.Option(
         help="Tactics to propagate with (see list-tactics); elimination is always on.")] = None,

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from csolve.cli.app import EXIT_CODES_HELP, app
-from csolve.cli.common import Output, default_output, load_puzzles
+from csolve.cli.common import FileArg, FormatOpt, Output, PuzzleArg, default_output, load_puzzles
 
 _TACTICS = "Tactics, comma-separated, easiest first (see list-tactics); default: all."
 _OUTPUT = "pretty (terminal default), line (pipe default), json (one object per line)."
@@ -33,7 +33,7 @@ def tactics_as_rules(ptype, tactics: tuple[str, ...] | None) -> tuple[str, ...] 
 
 @app.command("list-tactics")
 def list_tactics_cmd(
-    puzzle: Annotated[str, typer.Argument(help="Puzzle type, e.g. sudoku.")],
+    puzzle: PuzzleArg,
 ) -> None:
     """Tactics a puzzle type can solve, explain and grade with, easiest first."""
     from rich.console import Console
@@ -117,11 +117,11 @@ def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | 
 
 @app.command(epilog=EXIT_CODES_HELP)
 def explain(
-    puzzle: Annotated[str, typer.Argument(help="Puzzle type, e.g. sudoku.")],
-    file: Annotated[str, typer.Argument(help="Puzzle file; '-' reads stdin.")],
+    puzzle: PuzzleArg,
+    file: FileArg,
     tactics: Annotated[str | None, typer.Option(help=_TACTICS)] = None,
     output: Annotated[Output | None, typer.Option(help=_OUTPUT)] = None,
-    fmt: Annotated[str | None, typer.Option("--format", help="Force an input format.")] = None,
+    fmt: FormatOpt = None,
 ) -> None:
     """Solve step by step in words: tactic, cells, values placed or removed, and why."""
     code = explain_puzzles(puzzle, file, tactics, output, fmt)
@@ -131,11 +131,11 @@ def explain(
 
 @app.command(epilog=EXIT_CODES_HELP)
 def hint(
-    puzzle: Annotated[str, typer.Argument(help="Puzzle type, e.g. sudoku.")],
-    file: Annotated[str, typer.Argument(help="Puzzle file; '-' reads stdin.")],
+    puzzle: PuzzleArg,
+    file: FileArg,
     tactics: Annotated[str | None, typer.Option(help=_TACTICS)] = None,
     output: Annotated[Output | None, typer.Option(help=_OUTPUT)] = None,
-    fmt: Annotated[str | None, typer.Option("--format", help="Force an input format.")] = None,
+    fmt: FormatOpt = None,
 ) -> None:
     """The next step only (for each puzzle in FILE)."""
     code = explain_puzzles(puzzle, file, tactics, output, fmt, limit=1)
@@ -145,11 +145,11 @@ def hint(
 
 @app.command(epilog=EXIT_CODES_HELP)
 def rate(
-    puzzle: Annotated[str, typer.Argument(help="Puzzle type, e.g. sudoku.")],
-    file: Annotated[str, typer.Argument(help="Puzzle file; '-' reads stdin.")],
+    puzzle: PuzzleArg,
+    file: FileArg,
     tactics: Annotated[str | None, typer.Option(help=_TACTICS)] = None,
     output: Annotated[Output | None, typer.Option(help=_OUTPUT)] = None,
-    fmt: Annotated[str | None, typer.Option("--format", help="Force an input format.")] = None,
+    fmt: FormatOpt = None,
 ) -> None:
     """Grade each puzzle: level (easy, medium, hard, expert, evil), hardest tactic, steps
     and guesses."""

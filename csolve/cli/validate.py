@@ -7,15 +7,16 @@ from typing import Annotated
 import typer
 
 from csolve.cli.app import EXIT_CODES_HELP, app
+from csolve.cli.common import FileArg, FormatOpt, PuzzleArg
 
 
 @app.command(epilog=EXIT_CODES_HELP)
 def validate(
-    puzzle: Annotated[str, typer.Argument(help="Puzzle type, e.g. sudoku.")],
-    file: Annotated[str, typer.Argument(help="Grids to check; '-' reads stdin.")],
+    puzzle: PuzzleArg,
+    file: FileArg,
     against: Annotated[str | None, typer.Option(
         help="Puzzles whose givens each grid must keep (same order as FILE).")] = None,
-    fmt: Annotated[str | None, typer.Option("--format", help="Force an input format.")] = None,
+    fmt: FormatOpt = None,
 ) -> None:
     """Check each grid: a complete one for every rule (and the givens of --against), a
     partial one for conflicting givens. Exit 0 when all are valid, 1 otherwise."""
