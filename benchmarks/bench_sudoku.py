@@ -140,6 +140,8 @@ def bench_set(sudoku, path: Path, sample: int, peer_sample: int, limit: int, tim
                      mean_us=statistics.fmean(us), median_us=statistics.median(us),
                      max_us=max(us), wall_us_per_puzzle=wall / len(puzzles) * 1e6))
     peers = puzzles if len(puzzles) <= peer_sample else rng.sample(puzzles, peer_sample)
+    if not peers:
+        return rows
     n = peers[0].meta["n"]
     for name in ("cadical", "cpsat"):
         try:
