@@ -9,7 +9,7 @@ Workspace = namedtuple(
     "Workspace",
     [
         "cur",  # uint64[n_cells]: the state being worked on
-        "queue",  # int32[n_cells]: new singles waiting for elimination
+        "queue",  # uint32[n_cells]: new singles waiting for elimination (unsigned: see _csr)
         "inq",  # uint8[n_cells]: 1 while a cell is queued
         "qlen",  # int64[1]: queue length
         "counters",  # int64[8]: [0] rule sweeps
@@ -23,7 +23,7 @@ def new_workspace(n_cells: int, scratch: int = 256) -> Workspace:
     size = max(scratch, n_cells)
     return Workspace(
         cur=np.zeros(n_cells, dtype=np.uint64),
-        queue=np.zeros(n_cells, dtype=np.int32),
+        queue=np.zeros(n_cells, dtype=np.uint32),
         inq=np.zeros(n_cells, dtype=np.uint8),
         qlen=np.zeros(1, dtype=np.int64),
         counters=np.zeros(8, dtype=np.int64),
