@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,6 +60,38 @@ class PuzzleType:
     def validate(self, puzzle: Puzzle, solution: Any) -> list[str]:
         """Problems with a complete solution (empty when it is valid and keeps the givens)."""
         raise NotImplementedError
+
+    # Whole-batch forms of check / model / decode / validate, used when a file of many puzzles
+    # is solved in one kernel call. The defaults loop over the one-puzzle methods; a plugin
+    # overrides them with whole-array code so a batch pays no Python work per puzzle.
+
+    def check_many(self, puzzles: Sequence[Puzzle]) -> None:
+        """:meth:`check` every puzzle (raise for the first one whose givens break a rule)."""
+        for p in puzzles:
+            self.check(p)
+
+    def model_runs(self, puzzles: Sequence[Puzzle], rules: tuple[str, ...] | None = None
+                   ) -> Iterator[tuple[int, int, Model, np.ndarray]]:
+        """Runs of consecutive puzzles that share one model structure, as
+        ``(start, stop, model, inits)``: ``inits[i]`` holds the initial candidates of
+        ``puzzles[start + i]``."""
+        i = 0
+        models = [self.model(p, rules) for p in puzzles]
+        while i < len(puzzles):
+            j = i + 1
+            while j < len(puzzles) and models[i].key and models[j].key == models[i].key:
+                j += 1
+            yield i, j, models[i], np.stack([m.init for m in models[i:j]])
+            i = j
+
+    def decode_many(self, puzzles: Sequence[Puzzle], masks: np.ndarray) -> list[Any]:
+        """:meth:`decode` row ``i`` of ``masks`` for ``puzzles[i]``."""
+        return [self.decode(p, m) for p, m in zip(puzzles, masks, strict=True)]
+
+    def validate_many(self, puzzles: Sequence[Puzzle], solutions: Sequence[Any]
+                      ) -> list[list[str]]:
+        """:meth:`validate` each solution against its puzzle."""
+        return [self.validate(p, s) for p, s in zip(puzzles, solutions, strict=True)]
 
     def format_line(self, puzzle: Puzzle, solution: Any | None) -> str:
         """One line in the input's own format (the puzzle itself when ``solution`` is None)."""

@@ -72,6 +72,19 @@ def checked(ptype: PuzzleType, puzzle: Puzzle, masks: np.ndarray) -> Any:
     return solution
 
 
+def _checked_many(ptype: PuzzleType, puzzles: Sequence[Puzzle], masks: np.ndarray) -> list:
+    """:func:`checked` for a batch, with the plugin's whole-batch decode and validate."""
+    if not puzzles:
+        return []
+    solutions = ptype.decode_many(puzzles, masks)
+    for puzzle, problems in zip(puzzles, ptype.validate_many(puzzles, solutions), strict=True):
+        if problems:
+            raise InvalidSolutionError(
+                f"{puzzle.where}: internal error: a solution failed validation: {problems[0]}"
+            )
+    return solutions
+
+
 def _status(count: int, exact: bool, reason: str, limit: int) -> Status:
     """A search cut short is a time-out (or interruption) unless it already has its answer."""
     answered = limit > 0 and count >= limit
@@ -161,28 +174,17 @@ def solve_batch(ptype: PuzzleType, puzzles: Sequence[Puzzle], limit: int = 1,
     ``workers`` > 1 splits each group across that many threads (csolve.batch).
     """
     ctrl = ctrl if ctrl is not None else new_ctrl()
-    for p in puzzles:
-        ptype.check(p)
-    models = [ptype.model(p, rules) for p in puzzles]
-    done_before = 0
-    i = 0
-    while i < len(puzzles):
-        j = i
-        while j < len(puzzles) and models[j].key == models[i].key and models[i].key:
-            j += 1
-        j = max(j, i + 1)
-        yield from _solve_group(ptype, puzzles[i:j], models[i:j], limit, timeout, ctrl,
-                                progress, done_before, workers)
-        done_before += j - i
-        i = j
+    ptype.check_many(puzzles)
+    for start, stop, model, inits in ptype.model_runs(puzzles, rules):
+        yield from _solve_group(ptype, puzzles[start:stop], model, inits, limit, timeout, ctrl,
+                                progress, start, workers)
 
 
-def _solve_group(ptype, puzzles, models, limit, timeout, ctrl, progress, done_before,
+def _solve_group(ptype, puzzles, model, inits, limit, timeout, ctrl, progress, done_before,
                  workers=1):
-    model = models[0]
     kernels = kernels_for_model(model)
     n_puzzles, n = len(puzzles), model.n_cells
-    inits = np.stack([m.init for m in models]).astype(np.uint64, copy=False)
+    inits = np.ascontiguousarray(inits, dtype=np.uint64)
     reason = np.zeros(n_puzzles, dtype=np.int64)
     sols = np.zeros((n_puzzles, n), dtype=np.uint64)
     counts = np.zeros(n_puzzles, dtype=np.int64)
@@ -221,12 +223,14 @@ def _solve_group(ptype, puzzles, models, limit, timeout, ctrl, progress, done_be
     cycles = stats[:, abi.STAT_CYCLES].astype(np.float64)
     used = min(workers, n_puzzles) if workers > 1 else 1  # cycles add up over threads
     per_cycle = wall * used / cycles.sum() if cycles.sum() > 0 else 0.0
+    solved = np.flatnonzero(counts > 0)
+    found = _checked_many(ptype, [puzzles[k] for k in solved], sols[solved])
+    first = dict(zip(solved.tolist(), found, strict=True))
+    ends = {abi.EXHAUSTED: "exhausted", abi.LIMIT: "limit", abi.SKIPPED: "timeout"}
     for k, puzzle in enumerate(puzzles):
-        r = int(reason[k])
-        end = {abi.EXHAUSTED: "exhausted", abi.LIMIT: "limit", abi.SKIPPED: "timeout"}.get(
-            r, "stopped")
+        end = ends.get(int(reason[k]), "stopped")
         count = int(counts[k])
-        solutions = [checked(ptype, puzzle, sols[k])] if count > 0 else []
+        solutions = [first[k]] if count > 0 else []
         seconds = cycles[k] * per_cycle if per_cycle else wall / n_puzzles
         yield PuzzleResult(puzzle=puzzle, status=_status(count, end == "exhausted", end, limit),
                            solutions=solutions, count=count, exact=end == "exhausted",

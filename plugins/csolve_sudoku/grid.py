@@ -37,6 +37,32 @@ def unit_arrays(grid: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.nd
     return g, g.T, g.reshape(k, k, k, k).transpose(0, 2, 1, 3).reshape(n, n)
 
 
+def unit_stacks(grids: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rows, columns and boxes of many flat grids (one per row) as (grids, n, n) arrays."""
+    k = box_side(n)
+    g = grids.reshape(-1, n, n)
+    return g, g.transpose(0, 2, 1), g.reshape(-1, k, k, k, k).transpose(0, 1, 3, 2, 4).reshape(
+        -1, n, n)
+
+
+def repeats_many(grids: np.ndarray, n: int) -> np.ndarray:
+    """Per grid: True if a value (0 = blank excepted) repeats in a row, column or box."""
+    out = np.zeros(grids.shape[0], dtype=bool)
+    for u in unit_stacks(grids, n):
+        s = np.sort(u, axis=2)
+        out |= ((s[..., 1:] == s[..., :-1]) & (s[..., 1:] != 0)).any(axis=(1, 2))
+    return out
+
+
+def complete_many(grids: np.ndarray, n: int) -> np.ndarray:
+    """Per grid: True if every row, column and box holds 1..n exactly once."""
+    want = np.arange(1, n + 1)
+    out = np.ones(grids.shape[0], dtype=bool)
+    for u in unit_stacks(grids, n):
+        out &= (np.sort(u, axis=2) == want).all(axis=(1, 2))
+    return out
+
+
 def has_repeats(grid: np.ndarray, n: int) -> bool:
     """True if a value (0 = blank excepted) repeats in a row, column or box."""
     for u in unit_arrays(grid, n):

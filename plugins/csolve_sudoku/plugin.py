@@ -6,6 +6,7 @@ Heavy imports stay inside methods so ``csolve --help`` does not pay for them.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 import numpy as np
@@ -16,7 +17,7 @@ from csolve.model import Model, ModelBuilder
 from csolve.puzzle import Puzzle, PuzzleType
 
 from . import formats
-from .grid import has_repeats, unit_arrays, unit_problems, units
+from .grid import complete_many, has_repeats, repeats_many, unit_arrays, unit_problems, units
 
 DEFAULT_RULES = ("elimination", "hidden-single")
 
@@ -31,6 +32,25 @@ def sudoku_model(n: int, rules: tuple[str, ...]) -> Model:
         for cells in group:
             b.add_group(cells, required=values, family=family)
     return b.build(rules, key=f"sudoku-{n}-{'/'.join(rules)}", meta={"n": n})
+
+
+def _initial_masks(givens: np.ndarray, n: int) -> np.ndarray:
+    """Candidate masks of grids of givens (0 = blank: every value), any leading shape."""
+    shift = np.where(givens > 0, givens - 1, 0).astype(np.uint64)
+    return np.where(givens > 0, np.left_shift(np.uint64(1), shift),
+                    np.uint64((1 << n) - 1)).astype(np.uint64)
+
+
+def _runs_by_size(puzzles: Sequence[Puzzle]) -> Iterator[tuple[int, int, int]]:
+    """(start, stop, n) for each run of consecutive puzzles of one size."""
+    i = 0
+    while i < len(puzzles):
+        n = puzzles[i].meta["n"]
+        j = i + 1
+        while j < len(puzzles) and puzzles[j].meta["n"] == n:
+            j += 1
+        yield i, j, n
+        i = j
 
 
 def _units_complete(grid: np.ndarray, n: int) -> bool:
@@ -59,13 +79,23 @@ class Sudoku(PuzzleType):
             raise PuzzleInputError(puzzle.source, puzzle.line, None,
                                    f"conflicting givens: {problems[0]}")
 
+    def check_many(self, puzzles: Sequence[Puzzle]) -> None:
+        for start, stop, n in _runs_by_size(puzzles):
+            grids = np.stack([p.data for p in puzzles[start:stop]])
+            for k in np.flatnonzero(repeats_many(grids, n)):
+                self.check(puzzles[start + k])
+
     def model(self, puzzle: Puzzle, rules: tuple[str, ...] | None = None) -> Model:
         n = puzzle.meta["n"]
         base = sudoku_model(n, tuple(rules or self.default_rules))
-        init = np.full(n * n, (1 << n) - 1, dtype=np.uint64)
-        givens = puzzle.data > 0
-        init[givens] = np.left_shift(np.uint64(1), (puzzle.data[givens] - 1).astype(np.uint64))
-        return base.with_init(init)
+        return base.with_init(_initial_masks(puzzle.data, n))
+
+    def model_runs(self, puzzles: Sequence[Puzzle], rules: tuple[str, ...] | None = None
+                   ) -> Iterator[tuple[int, int, Model, np.ndarray]]:
+        for start, stop, n in _runs_by_size(puzzles):
+            base = sudoku_model(n, tuple(rules or self.default_rules))
+            grids = np.stack([p.data for p in puzzles[start:stop]])
+            yield start, stop, base, _initial_masks(grids, n)
 
     def decode(self, puzzle: Puzzle, masks: np.ndarray) -> np.ndarray:
         masks = np.asarray(masks, dtype=np.uint64)
@@ -73,6 +103,26 @@ class Sudoku(PuzzleType):
         # log2 of a power of two is exact in float64 for every bit of a uint64
         values = np.log2(np.where(single, masks, 1).astype(np.float64)).astype(np.int64) + 1
         return np.where(single, values, 0)
+
+    def decode_many(self, puzzles: Sequence[Puzzle], masks: np.ndarray) -> list[np.ndarray]:
+        return list(self.decode(puzzles[0], masks)) if len(puzzles) else []
+
+    def validate_many(self, puzzles: Sequence[Puzzle], solutions: Sequence[np.ndarray]
+                      ) -> list[list[str]]:
+        """Whole-array checks for the batch; the one-puzzle validator words any problem."""
+        out: list[list[str]] = [[] for _ in puzzles]
+        for start, stop, n in _runs_by_size(puzzles):
+            sols = solutions[start:stop]
+            if any(np.shape(s) != (n * n,) for s in sols):
+                bad = range(stop - start)
+            else:
+                grids = np.stack(sols)
+                givens = np.stack([p.data for p in puzzles[start:stop]])
+                kept = ((givens == 0) | (grids == givens)).all(axis=1)
+                bad = np.flatnonzero(~(complete_many(grids, n) & kept))
+            for k in bad:
+                out[start + k] = self.validate(puzzles[start + k], sols[k])
+        return out
 
     def validate(self, puzzle: Puzzle, solution: np.ndarray) -> list[str]:
         n = puzzle.meta["n"]
