@@ -168,6 +168,25 @@ def test_program_exit_codes_and_flushed_output(tmp_path):
     assert r.returncode == 0 and r.stdout.startswith("csolve ")
 
 
+def test_quick_exit_only_after_csolves_own_commands():
+    from csolve.cli import _own_command
+    from csolve.cli.app import app
+
+    assert _own_command(["solve", "sudoku", "x.txt"]) and _own_command(["list-rules"])
+    assert _own_command(["--help"]) and _own_command([])
+
+    def plugin_cmd() -> None:
+        """A command a plugin adds."""
+
+    plugin_cmd.__module__ = "some_plugin.commands"
+    app.command("plugin-cmd")(plugin_cmd)
+    try:
+        assert not _own_command(["plugin-cmd"])
+    finally:
+        app.registered_commands.pop()
+    assert not _own_command(["plugin-cmd"])  # unknown: the ordinary exit too
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                   HealthCheck.function_scoped_fixture])
 @given(text=st.text(alphabet=st.sampled_from(list("0123456789.abcdefgABCDEFG#| -\n\t\x00é")),
