@@ -3,7 +3,7 @@
 A ``cache=True`` dispatcher called for the first time in a process goes through
 ``Cache.load_overload``, which first refreshes the whole CPU target context: it imports every
 extension registry numba has (typed containers, random, linalg, ... - and, through
-``numba.np.arraymath``, scipy.linalg to probe for BLAS). That is ~0.25 s of a ~0.5 s CLI
+``numba.np.arraymath``, scipy.linalg to probe for BLAS). That was ~0.25 s of a ~0.75 s CLI
 run, spent on machinery a cached nopython kernel never uses: rebuilding it needs only the
 code generator, the runtime's symbols and the object code on disk.
 
