@@ -1,3 +1,3 @@
-from csolve.cli import main
+from csolve.cli import run
 
-main()
+run()

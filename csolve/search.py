@@ -14,6 +14,7 @@ import numpy as np
 
 from csolve.kernels import abi
 from csolve.kernels.compose import kernels_for
+from csolve.kernels.fastload import preload
 from csolve.kernels.workspace import new_workspace
 from csolve.model import Model
 from csolve.rules import kernel_paths
@@ -65,6 +66,13 @@ class SearchState:
         self.stack[i] = state
         self.dirty[i] = dirty
         self.sp[0] = i + 1
+
+    def preload(self, ctrl: np.ndarray, limit: int, stream: bool, max_nodes: int) -> None:
+        """Load the search kernel's cached code for :meth:`run` with these arguments, the
+        fast way (see :mod:`csolve.kernels.fastload`)."""
+        preload(self.kernels.search, (self.model.kernel, self.ws, self.stack, self.dirty,
+                                      self.sp, ctrl, limit, stream, max_nodes, self.sols,
+                                      self.nsol, self.stats))
 
     def push_root(self) -> None:
         self.push(self.model.init, -1)
@@ -149,6 +157,9 @@ class BatchScratch:
 
     def warm_up(self, kernels, model, inits, limit, ctrl, reason, sols, counts, stats) -> None:
         """Load (or compile) the kernel before any clock starts: a call that solves nothing."""
+        preload(kernels.solve_batch, (model.kernel, self.ws, inits, inits.shape[0], limit, ctrl,
+                                      self.stack, self.dirty, self.sp, self.nsol, self.first,
+                                      reason, sols, counts, stats))
         self._call(kernels, model, inits, inits.shape[0], limit, ctrl, reason, sols, counts,
                    stats)
 

@@ -135,7 +135,9 @@ def warm_up(model, kernels) -> None:
 
     state = SearchState(model, kernels, solution_capacity=1)
     state.push_root()
-    state.run(new_ctrl(), 1, False, 0)
+    ctrl = new_ctrl()
+    state.preload(ctrl, 1, False, 0)
+    state.run(ctrl, 1, False, 0)
 
 
 def _run_in_thread(target: Callable[[], None], ctrl: np.ndarray,

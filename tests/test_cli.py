@@ -149,6 +149,44 @@ def test_stdin(tmp_path):
     assert r.returncode == 0 and len(r.stdout.strip()) == 16
 
 
+def test_program_exit_codes_and_flushed_output(tmp_path):
+    """The program (``python -m csolve``, the ``csolve`` script) ends quickly once a command
+    is done: every line printed reaches the pipe, and the exit code is the command's."""
+    def program(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "csolve", *args], capture_output=True,
+                              text=True, timeout=300)
+
+    r = program("solve", "sudoku", HARD, "--output", "json")
+    assert r.returncode == 0
+    assert [json.loads(line)["status"] for line in r.stdout.splitlines()] == ["solved"] * 5
+    assert "5 solved" in r.stderr
+    r = program("solve", "sudoku", str(tmp_path / "missing.txt"))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "no such file" in r.stderr
+    conflicting = write(tmp_path, "11" + "." * 79 + "\n")
+    assert program("solve", "sudoku", conflicting).returncode == 2
+    r = program("--version")
+    assert r.returncode == 0 and r.stdout.startswith("csolve ")
+
+
+def test_quick_exit_only_after_csolves_own_commands():
+    from csolve.cli import _own_command
+    from csolve.cli.app import app
+
+    assert _own_command(["solve", "sudoku", "x.txt"]) and _own_command(["list-rules"])
+    assert _own_command(["--help"]) and _own_command([])
+
+    def plugin_cmd() -> None:
+        """A command a plugin adds."""
+
+    plugin_cmd.__module__ = "some_plugin.commands"
+    app.command("plugin-cmd")(plugin_cmd)
+    try:
+        assert not _own_command(["plugin-cmd"])
+    finally:
+        app.registered_commands.pop()
+    assert not _own_command(["plugin-cmd"])  # unknown: the ordinary exit too
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                   HealthCheck.function_scoped_fixture])
 @given(text=st.text(alphabet=st.sampled_from(list("0123456789.abcdefgABCDEFG#| -\n\t\x00é")),

@@ -52,3 +52,56 @@ def main() -> None:
         raise
     if isinstance(rv, int) and rv:
         sys.exit(rv)
+
+
+def run() -> None:
+    """The ``csolve`` program: :func:`main`, then a quick exit.
+
+    Once a command is done, tearing the interpreter down (freeing the thousand-odd modules
+    numpy, numba and llvmlite bring, one by one) takes longer than many commands. So, with the
+    output flushed and the ``atexit`` handlers run (multiprocessing's among them), the process
+    ends with ``os._exit``. It exits the ordinary way after a plugin's command (which may leave
+    a buffered file for the teardown to flush), while a non-daemon thread still runs, or when
+    the output cannot be flushed (a closed pipe).
+    """
+    try:
+        main()
+        code = 0
+    except SystemExit as e:
+        if e.code is not None and not isinstance(e.code, int):
+            raise
+        code = e.code or 0
+    if not _own_command(sys.argv[1:]):
+        sys.exit(code)
+    _quick_exit(code)
+
+
+def _own_command(args: list[str]) -> bool:
+    """True when ``args`` ran the app alone or one of csolve's own commands."""
+    name = next((a for a in args if not a.startswith("-")), None)
+    if name is None:  # the root's own options: --help, --version
+        return True
+    for cmd in app.registered_commands:
+        if (cmd.name or cmd.callback.__name__.replace("_", "-")) == name:
+            return cmd.callback.__module__.startswith("csolve.")
+    return False
+
+
+def _quick_exit(code: int) -> None:
+    import atexit
+    import os
+    import threading
+
+    main_thread = threading.main_thread()
+    if any(t.is_alive() and not t.daemon and t is not main_thread
+           for t in threading.enumerate()):
+        sys.exit(code)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        atexit._run_exitfuncs()
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except Exception:
+        sys.exit(code)
+    os._exit(code)
