@@ -12,10 +12,12 @@ optimisation with a safe way out: whenever it cannot be sure (no cache entry, a 
 object mode, a numba whose internals differ), it does nothing and the first ordinary call
 loads or compiles the kernel the usual way. Anything that compiles later in the process
 refreshes the context itself (numba's compiler does so before every compilation).
+``CSOLVE_FASTLOAD=0`` in the environment turns it off (every kernel loads numba's own way).
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 
@@ -25,6 +27,8 @@ def preload(dispatcher: Any, args: tuple) -> bool:
     True also when a matching overload was already there; False leaves the work to the first
     call.
     """
+    if os.environ.get("CSOLVE_FASTLOAD", "1") == "0":
+        return False
     try:
         from numba import typeof
         from numba.core.compiler_lock import global_compiler_lock
