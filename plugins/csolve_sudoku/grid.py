@@ -30,13 +30,6 @@ def units(n: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
     return rows, cols, boxes
 
 
-def unit_arrays(grid: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Rows, columns and boxes of a flat grid as (n, n) arrays (one unit per row)."""
-    k = box_side(n)
-    g = grid.reshape(n, n)
-    return g, g.T, g.reshape(k, k, k, k).transpose(0, 2, 1, 3).reshape(n, n)
-
-
 def unit_stacks(grids: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Rows, columns and boxes of many flat grids (one per row) as (grids, n, n) arrays."""
     k = box_side(n)
@@ -65,11 +58,7 @@ def complete_many(grids: np.ndarray, n: int) -> np.ndarray:
 
 def has_repeats(grid: np.ndarray, n: int) -> bool:
     """True if a value (0 = blank excepted) repeats in a row, column or box."""
-    for u in unit_arrays(grid, n):
-        s = np.sort(u, axis=1)
-        if ((s[:, 1:] == s[:, :-1]) & (s[:, 1:] != 0)).any():
-            return True
-    return False
+    return bool(repeats_many(grid[None], n)[0])
 
 
 def unit_problems(grid: np.ndarray, n: int, complete: bool) -> list[str]:

@@ -17,7 +17,7 @@ from csolve.model import Model, ModelBuilder
 from csolve.puzzle import Puzzle, PuzzleType
 
 from . import formats
-from .grid import complete_many, has_repeats, repeats_many, unit_arrays, unit_problems, units
+from .grid import complete_many, has_repeats, repeats_many, unit_problems, units
 
 DEFAULT_RULES = ("elimination", "hidden-single")
 
@@ -51,12 +51,6 @@ def _runs_by_size(puzzles: Sequence[Puzzle]) -> Iterator[tuple[int, int, int]]:
             j += 1
         yield i, j, n
         i = j
-
-
-def _units_complete(grid: np.ndarray, n: int) -> bool:
-    """Every row, column and box holds 1..n exactly once."""
-    want = np.arange(1, n + 1)
-    return all((np.sort(u, axis=1) == want).all() for u in unit_arrays(grid, n))
 
 
 class Sudoku(PuzzleType):
@@ -129,7 +123,7 @@ class Sudoku(PuzzleType):
         if solution.shape != (n * n,):
             return [f"expected {n * n} cells, got {solution.shape}"]
         givens = puzzle.data > 0
-        if _units_complete(solution, n) and (solution[givens] == puzzle.data[givens]).all():
+        if complete_many(solution[None], n)[0] and (solution[givens] == puzzle.data[givens]).all():
             return []  # the common case, checked with whole-array operations
         problems = []
         if (solution < 1).any() or (solution > n).any():
