@@ -12,6 +12,8 @@ from csolve.cli.common import FileArg, FormatOpt, Output, PuzzleArg, default_out
 
 _TACTICS = "Tactics, comma-separated, easiest first (see list-tactics); default: all."
 _OUTPUT = "pretty (terminal default), line (pipe default), json (one object per line)."
+TacticsOpt = Annotated[str | None, typer.Option(help=_TACTICS)]
+StepOutputOpt = Annotated[Output | None, typer.Option(help=_OUTPUT)]
 
 
 def parse_tactics(text: str | None) -> tuple[str, ...] | None:
@@ -119,8 +121,8 @@ def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | 
 def explain(
     puzzle: PuzzleArg,
     file: FileArg,
-    tactics: Annotated[str | None, typer.Option(help=_TACTICS)] = None,
-    output: Annotated[Output | None, typer.Option(help=_OUTPUT)] = None,
+    tactics: TacticsOpt = None,
+    output: StepOutputOpt = None,
     fmt: FormatOpt = None,
 ) -> None:
     """Solve step by step in words: tactic, cells, values placed or removed, and why."""
@@ -133,8 +135,8 @@ def explain(
 def hint(
     puzzle: PuzzleArg,
     file: FileArg,
-    tactics: Annotated[str | None, typer.Option(help=_TACTICS)] = None,
-    output: Annotated[Output | None, typer.Option(help=_OUTPUT)] = None,
+    tactics: TacticsOpt = None,
+    output: StepOutputOpt = None,
     fmt: FormatOpt = None,
 ) -> None:
     """The next step only (for each puzzle in FILE)."""
@@ -147,8 +149,8 @@ def hint(
 def rate(
     puzzle: PuzzleArg,
     file: FileArg,
-    tactics: Annotated[str | None, typer.Option(help=_TACTICS)] = None,
-    output: Annotated[Output | None, typer.Option(help=_OUTPUT)] = None,
+    tactics: TacticsOpt = None,
+    output: StepOutputOpt = None,
     fmt: FormatOpt = None,
 ) -> None:
     """Grade each puzzle: level (easy, medium, hard, expert, evil), hardest tactic, steps

@@ -10,12 +10,12 @@ starting with ``;`` are comments. A line starting with ``{`` is a JSON object wi
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 import numpy as np
 
 from csolve.errors import PuzzleInputError
+from csolve.rowgrid import GridError, read_json_grid
 
 BLACK, WHITE, CLUE = 0, 1, 2
 MAX_SUM = 45
@@ -46,14 +46,6 @@ class KakuroGrid:
         """Everything but the digits: puzzles with equal structures share a model."""
         return (self.rows, self.cols,
                 tuple((r.total, r.cells) for r in self.runs), self.whites)
-
-
-class GridError(ValueError):
-    """A problem at a (row, column) of a grid (0-based; column None for a whole row)."""
-
-    def __init__(self, row: int, col: int | None, message: str) -> None:
-        super().__init__(message)
-        self.row, self.col, self.message = row, col, message
 
 
 def _sum(text: str, row: int, col: int, what: str) -> int:
@@ -162,19 +154,7 @@ def _from_rows(source: str, lines: list[tuple[int, str]], texts: list[str]) -> K
 
 
 def _from_json(source: str, line_no: int, text: str) -> tuple[KakuroGrid, dict]:
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise PuzzleInputError(source, line_no, e.colno, f"bad JSON: {e.msg}") from None
-    grid = obj.get("grid") if isinstance(obj, dict) else None
-    if not isinstance(grid, list) or not grid or not all(isinstance(r, str) for r in grid):
-        raise PuzzleInputError(source, line_no, None,
-                               "JSON puzzle needs a 'grid' field: a list of row strings")
-    try:
-        g = build([r.split() for r in grid])
-    except GridError as e:
-        where = f"grid row {e.row + 1}" + (f", cell {e.col + 1}" if e.col is not None else "")
-        raise PuzzleInputError(source, line_no, None, f"{where}: {e.message}") from None
+    g, obj = read_json_grid(source, line_no, text, build)
     for key, size in (("rows", g.rows), ("cols", g.cols)):
         if key in obj and obj[key] != size:
             raise PuzzleInputError(source, line_no, None,

@@ -12,12 +12,12 @@ starting with ``{`` is a JSON object with a ``grid`` field: row strings of token
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 import numpy as np
 
 from csolve.errors import PuzzleInputError
+from csolve.rowgrid import GridError, read_json_grid
 
 WHITE, BLACK = 0, 1
 SIZES = range(4, 10)
@@ -53,12 +53,6 @@ class Str8tsGrid:
     def structure(self) -> tuple:
         """Everything that shapes the model: puzzles with equal structure share it."""
         return (self.n, self.kind.tobytes(), (self.values * (self.kind == BLACK) > 0).tobytes())
-
-
-class GridError(ValueError):
-    def __init__(self, row: int, col: int | None, message: str) -> None:
-        super().__init__(message)
-        self.row, self.col, self.message = row, col, message
 
 
 def parse_token(tok: str, row: int, col: int, n: int) -> tuple[int, int]:
@@ -130,19 +124,7 @@ def _from_rows(source: str, lines: list[tuple[int, str, int]]) -> Str8tsGrid:
 
 
 def _from_json(source: str, line_no: int, text: str) -> tuple[Str8tsGrid, dict]:
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise PuzzleInputError(source, line_no, e.colno, f"bad JSON: {e.msg}") from None
-    grid = obj.get("grid") if isinstance(obj, dict) else None
-    if not isinstance(grid, list) or not grid or not all(isinstance(r, str) for r in grid):
-        raise PuzzleInputError(source, line_no, None,
-                               "JSON puzzle needs a 'grid' field: a list of row strings")
-    try:
-        g = build([r.split() for r in grid])
-    except GridError as e:
-        where = f"grid row {e.row + 1}" + (f", cell {e.col + 1}" if e.col is not None else "")
-        raise PuzzleInputError(source, line_no, None, f"{where}: {e.message}") from None
+    g, obj = read_json_grid(source, line_no, text, build)
     if "n" in obj and obj["n"] != g.n:
         raise PuzzleInputError(source, line_no, None, f"'n' is {obj['n']} but the grid has {g.n}")
     return g, {k: obj[k] for k in ("id", "source") if k in obj}

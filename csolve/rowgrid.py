@@ -1,0 +1,43 @@
+"""Reading grids written as rows of whitespace-separated tokens, for grid puzzle plugins.
+
+Kakuro and Str8ts (and any plugin whose cells are tokens such as ``16,`` or ``5x``) describe a
+grid as row strings, in a text block or in the ``grid`` field of a JSON-lines record. A
+plugin's ``build(rows of tokens)`` raises :class:`GridError` at a (row, column); these helpers
+turn that into a one-line :class:`~csolve.errors.PuzzleInputError` naming file and line.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from csolve.errors import PuzzleInputError
+
+G = TypeVar("G")
+
+
+class GridError(ValueError):
+    """A problem at a (row, column) of a grid (0-based; column None for a whole row)."""
+
+    def __init__(self, row: int, col: int | None, message: str) -> None:
+        super().__init__(message)
+        self.row, self.col, self.message = row, col, message
+
+
+def read_json_grid(source: str, line_no: int, text: str,
+                   build: Callable[[list[list[str]]], G]) -> tuple[G, dict[str, Any]]:
+    """The grid of one JSON-lines record (its ``grid``: a list of row strings) and the record."""
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise PuzzleInputError(source, line_no, e.colno, f"bad JSON: {e.msg}") from None
+    grid = obj.get("grid") if isinstance(obj, dict) else None
+    if not isinstance(grid, list) or not grid or not all(isinstance(r, str) for r in grid):
+        raise PuzzleInputError(source, line_no, None,
+                               "JSON puzzle needs a 'grid' field: a list of row strings")
+    try:
+        return build([r.split() for r in grid]), obj
+    except GridError as e:
+        where = f"grid row {e.row + 1}" + (f", cell {e.col + 1}" if e.col is not None else "")
+        raise PuzzleInputError(source, line_no, None, f"{where}: {e.message}") from None
