@@ -9,6 +9,7 @@ turn that into a one-line :class:`~csolve.errors.PuzzleInputError` naming file a
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -23,6 +24,11 @@ class GridError(ValueError):
     def __init__(self, row: int, col: int | None, message: str) -> None:
         super().__init__(message)
         self.row, self.col, self.message = row, col, message
+
+
+def tokens_with_columns(text: str) -> list[tuple[str, int]]:
+    """The whitespace-separated tokens of a row and their 1-based columns (for error messages)."""
+    return [(m.group(), m.start() + 1) for m in re.finditer(r"\S+", text)]
 
 
 def read_json_grid(source: str, line_no: int, text: str,

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from csolve.errors import PuzzleInputError
-from csolve.rowgrid import GridError, read_json_grid
+from csolve.rowgrid import GridError, read_json_grid, tokens_with_columns
 
 BLACK, WHITE, CLUE = 0, 1, 2
 MAX_SUM = 45
@@ -118,21 +118,6 @@ def build(rows_tokens: list[list[str]]) -> KakuroGrid:
     return KakuroGrid(n_rows, n_cols, kind, down, right, values, tuple(runs), whites)
 
 
-def _tokens_with_columns(line: str) -> list[tuple[str, int]]:
-    out = []
-    i = 0
-    while i < len(line):
-        if line[i].isspace():
-            i += 1
-            continue
-        j = i
-        while j < len(line) and not line[j].isspace():
-            j += 1
-        out.append((line[i:j], i + 1))
-        i = j
-    return out
-
-
 def _located(source: str, lines: list[tuple[int, str]], rows, e: GridError) -> PuzzleInputError:
     """Map a grid position back to the file's line and column."""
     line_no, _ = lines[min(e.row, len(lines) - 1)]
@@ -143,7 +128,7 @@ def _located(source: str, lines: list[tuple[int, str]], rows, e: GridError) -> P
 
 
 def _from_rows(source: str, lines: list[tuple[int, str]], texts: list[str]) -> KakuroGrid:
-    rows = [_tokens_with_columns(t) for t in texts]
+    rows = [tokens_with_columns(t) for t in texts]
     try:
         if any(not r for r in rows):
             empty = next(i for i, r in enumerate(rows) if not r)

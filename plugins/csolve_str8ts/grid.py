@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from csolve.errors import PuzzleInputError
-from csolve.rowgrid import GridError, read_json_grid
+from csolve.rowgrid import GridError, read_json_grid, tokens_with_columns
 
 WHITE, BLACK = 0, 1
 SIZES = range(4, 10)
@@ -95,18 +95,7 @@ def build(rows: list[list[str]]) -> Str8tsGrid:
 def _split_row(text: str) -> list[tuple[str, int]]:
     """Tokens of a row and their 1-based columns: whitespace-separated, else characters."""
     if any(ch.isspace() for ch in text):
-        out = []
-        i = 0
-        while i < len(text):
-            if text[i].isspace():
-                i += 1
-                continue
-            j = i
-            while j < len(text) and not text[j].isspace():
-                j += 1
-            out.append((text[i:j], i + 1))
-            i = j
-        return out
+        return tokens_with_columns(text)
     return [(ch, i + 1) for i, ch in enumerate(text)]
 
 
