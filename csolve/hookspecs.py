@@ -33,6 +33,18 @@ def csolve_register_rules(register):
 
 
 @hookspec
+def csolve_register_engines(register):
+    """Register search engines: ``register(engine)``.
+
+    ``engine`` is a :class:`csolve.engines.Engine`: a name, the ``module:function`` path of a
+    numba kernel with the search template's signature and contract, and a one-line
+    description. A model that names an engine is searched by it instead of the generic DFS:
+    a puzzle type can bring a search specialised to its structure (say, bitboards for 9x9
+    Sudoku) while backends, batches and the generator keep working unchanged.
+    """
+
+
+@hookspec
 def csolve_register_backends(register):
     """Register search backends: ``register(backend)``.
 

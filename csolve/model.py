@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -82,13 +82,15 @@ def _csr(lists: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
 
 @dataclass(frozen=True)
 class Model:
-    """A built model: kernel arrays, initial candidates and the rules to propagate with."""
+    """A built model: kernel arrays, initial candidates, the rules to propagate with and the
+    engine that searches it ("" for the generic search over the rules)."""
 
     kernel: KernelModel
     init: np.ndarray  # uint64 per cell
     rules: tuple[str, ...]
     key: str = ""  # models with the same key share structure and differ only in ``init``
     meta: dict = field(default_factory=dict, compare=False)
+    engine: str = ""
 
     @property
     def n_cells(self) -> int:
@@ -100,8 +102,12 @@ class Model:
 
     def with_init(self, init: np.ndarray) -> Model:
         """The same structure with other initial candidates (another puzzle of the same shape)."""
-        return Model(self.kernel, np.ascontiguousarray(init, dtype=np.uint64), self.rules,
-                     self.key, self.meta)
+        return replace(self, init=np.ascontiguousarray(init, dtype=np.uint64))
+
+    def with_engine(self, engine: str) -> Model:
+        """The same model searched by another engine ("" for the generic search); see
+        :func:`csolve.engines.with_engine` for the checked form."""
+        return replace(self, engine=engine)
 
 
 class ModelBuilder:
@@ -143,7 +149,8 @@ class ModelBuilder:
         self._family.append(family)
         return len(self._groups) - 1
 
-    def build(self, rules: Sequence[str], key: str = "", meta: dict | None = None) -> Model:
+    def build(self, rules: Sequence[str], key: str = "", meta: dict | None = None,
+              engine: str = "") -> Model:
         n = self.n_cells
         groups = self._groups
         cell_groups: list[list[int]] = [[] for _ in range(n)]
@@ -178,7 +185,7 @@ class ModelBuilder:
             aux_i64=self.aux_i64, aux_u64=self.aux_u64,
             **self._families(),
         )
-        return Model(km, self.domains.copy(), tuple(rules), key, meta or {})
+        return Model(km, self.domains.copy(), tuple(rules), key, meta or {}, engine)
 
     def _families(self) -> dict[str, np.ndarray]:
         """Family arrays; checks that the groups of each family are pairwise disjoint."""

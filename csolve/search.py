@@ -12,6 +12,7 @@ from types import ModuleType
 
 import numpy as np
 
+from csolve.engines import engine_path
 from csolve.kernels import abi
 from csolve.kernels.compose import kernels_for
 from csolve.kernels.fastload import preload
@@ -19,15 +20,17 @@ from csolve.kernels.workspace import new_workspace
 from csolve.model import Model
 from csolve.rules import kernel_paths
 
-_kernels_by_rules: dict[tuple[str, ...], ModuleType] = {}
+_kernels_by_rules: dict[tuple[tuple[str, ...], str], ModuleType] = {}
 
 
 def kernels_for_model(model: Model) -> ModuleType:
-    """The compiled kernel module for the rules ``model`` lists (compiled once, cached on disk)."""
-    mod = _kernels_by_rules.get(model.rules)
+    """The compiled kernel module for the rules and engine ``model`` names (compiled once,
+    cached on disk)."""
+    key = (model.rules, model.engine)
+    mod = _kernels_by_rules.get(key)
     if mod is None:
-        mod = kernels_for(kernel_paths(model.rules))
-        _kernels_by_rules[model.rules] = mod
+        mod = kernels_for(kernel_paths(model.rules), engine_path(model.engine))
+        _kernels_by_rules[key] = mod
     return mod
 
 

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from csolve.backends import SearchJob, get_backend
+from csolve.engines import with_engine
 from csolve.errors import CsolveError, ExitCode
 from csolve.kernels import abi
 from csolve.puzzle import Puzzle, PuzzleType
@@ -57,6 +58,7 @@ class SolveOptions:
     workers: int = 1
     timeout: float | None = None
     rules: tuple[str, ...] | None = None
+    engine: str | None = None  # None: the model's choice; "dfs": the generic search
     keep: int = 2
     backend_options: dict = field(default_factory=dict)
 
@@ -102,7 +104,7 @@ def solve_puzzle(ptype: PuzzleType, puzzle: Puzzle, options: SolveOptions = Solv
                  ctrl: np.ndarray | None = None) -> PuzzleResult:
     """Solve one puzzle with a backend. ``on_solution`` streams every solution (``--all``)."""
     ptype.check(puzzle)
-    model = ptype.model(puzzle, options.rules)
+    model = with_engine(ptype.model(puzzle, options.rules), options.engine)
     kernels = kernels_for_model(model)
     backend = get_backend(options.backend)
     warm_up(model, kernels)
@@ -169,15 +171,18 @@ def _run_in_thread(target: Callable[[], None], ctrl: np.ndarray,
 def solve_batch(ptype: PuzzleType, puzzles: Sequence[Puzzle], limit: int = 1,
                 timeout: float | None = None, rules: tuple[str, ...] | None = None,
                 progress: Callable[[int], None] | None = None,
-                ctrl: np.ndarray | None = None, workers: int = 1) -> Iterator[PuzzleResult]:
+                ctrl: np.ndarray | None = None, workers: int = 1,
+                engine: str | None = None) -> Iterator[PuzzleResult]:
     """Solve many puzzles, same-shaped ones in one kernel call each; results in input order.
 
     ``timeout`` applies to each puzzle. ``progress(k)`` is told how many are done.
-    ``workers`` > 1 splits each group across that many threads (csolve.batch).
+    ``workers`` > 1 splits each group across that many threads (csolve.batch). ``engine``
+    as in :class:`SolveOptions`.
     """
     ctrl = ctrl if ctrl is not None else new_ctrl()
     ptype.check_many(puzzles)
     for start, stop, model, inits in ptype.model_runs(puzzles, rules):
+        model = with_engine(model, engine)
         yield from _solve_group(ptype, puzzles[start:stop], model, inits, limit, timeout, ctrl,
                                 progress, start, workers)
 

@@ -95,6 +95,24 @@ def list_rules_cmd() -> None:
     Console().print(table)
 
 
+@app.command("list-engines")
+def list_engines_cmd() -> None:
+    """Search engines models can be searched with (``--engine``)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from csolve.engines import GENERIC, all_engines
+
+    table = Table(title="csolve search engines")
+    for col in ("name", "plugin", "searches", "how"):
+        table.add_column(col)
+    table.add_row(GENERIC, "core", "any model",
+                  "the model's rules to a fixpoint, then branch on the fewest candidates")
+    for e in sorted(all_engines().values(), key=lambda e: e.name):
+        table.add_row(e.name, e.origin, e.models, e.description)
+    Console().print(table)
+
+
 # commands with more to them live in their own modules
 from csolve.cli import bench as _bench  # noqa: E402,F401
 from csolve.cli import generate as _generate  # noqa: E402,F401

@@ -15,6 +15,8 @@ _COUNT = "Count solutions (exact unless --limit)."
 _OUTPUT = "pretty (terminal default), line (pipe default), json (one object per line)."
 _WAIT = "message-passing: how an idle worker waits - spin, yield or condvar."
 _RULES = "Propagation rules, comma-separated, in the order they are tried (see list-rules)."
+_ENGINE = ("Search engine (see list-engines): dfs is the generic search over the rules; "
+           "default: the puzzle's own choice.")
 
 
 def _parse_rules(rules: str | None) -> tuple[str, ...] | None:
@@ -39,6 +41,7 @@ def solve(
         help="Tactics to propagate with (see list-tactics); elimination is always on.")] = None,
     explain: Annotated[bool, typer.Option("--explain",
                                           help="Print the solve step by step.")] = False,
+    engine: Annotated[str | None, typer.Option(help=_ENGINE)] = None,
     wait: Annotated[str | None, typer.Option(help=_WAIT)] = None,
     option: Annotated[list[str] | None, typer.Option(
         "--option", "-O", help="Backend option KEY=VALUE (e.g. k=30, probe=0).")] = None,
@@ -76,15 +79,19 @@ def solve(
     reporter = Reporter(ptype, out, counting=count, show_stats=stats, total=len(puzzles))
     backend_options = parse_backend_options(option or [], wait)
     opts = SolveOptions(limit=mode_limit, backend=backend, workers=n_workers,
-                        timeout=timeout or None, rules=rule_names,
+                        timeout=timeout or None, rules=rule_names, engine=engine,
                         backend_options=backend_options)
+    if engine is not None:
+        from csolve.engines import with_engine
+
+        with_engine(ptype.model(puzzles[0], rule_names), engine)  # a bad name fails here
     t0 = time.perf_counter()
     with reporter.progress() as advance:
         if len(puzzles) > 1 and not all_:
             # many puzzles: parallel across puzzles (threads over the batch kernel)
             results = solve_batch(ptype, puzzles, limit=mode_limit, timeout=timeout or None,
                                   rules=rule_names, progress=advance,
-                                  workers=n_workers if be.parallel else 1)
+                                  workers=n_workers if be.parallel else 1, engine=engine)
             for r in results:
                 reporter.result(r)
         else:

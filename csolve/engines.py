@@ -1,0 +1,76 @@
+"""Search engines: specialised search kernels that a model can name instead of the generic DFS.
+
+The generic search (:mod:`csolve.kernels.search_template`) works on any model through its
+rules. An engine is a plugin's search for one model structure it knows, with the same
+signature and contract: it takes and leaves the stack in the core's one-mask-per-cell layout
+whenever it returns, so backends can share its nodes, batches and the generator can call it,
+and a time-out or Ctrl-C stops it like any search. Inside one call it may keep its own layout.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from csolve.errors import UnknownNameError
+
+if TYPE_CHECKING:
+    from csolve.model import Model
+
+#: The name that selects the generic search over the model's rules.
+GENERIC = "dfs"
+
+
+@dataclass(frozen=True)
+class Engine:
+    """A search engine.
+
+    ``kernel`` is ``"module:function"`` naming a numba kernel with the signature of
+    :func:`csolve.kernels.search_template.search`. ``models`` says in words which models it
+    can search and ``fits(model)`` decides it, so asking for it elsewhere is a clear error.
+    """
+
+    name: str
+    kernel: str
+    description: str
+    models: str = ""
+    fits: Callable[[Model], bool] | None = None
+    origin: str = ""
+
+
+def all_engines() -> dict[str, Engine]:
+    from csolve.plugins import _collect
+
+    engines: dict[str, Engine] = {}
+    for engine, plugin in _collect("csolve_register_engines"):
+        if not engine.origin:
+            engine = replace(engine, origin=plugin)
+        engines[engine.name] = engine
+    return engines
+
+
+def engine_path(name: str) -> str:
+    """The kernel path of an engine given by name ("" for the generic search)."""
+    if not name or name == GENERIC:
+        return ""
+    engines = all_engines()
+    if name not in engines:
+        known = ", ".join(sorted({GENERIC, *engines}))
+        raise UnknownNameError(f"unknown engine {name!r}; known: {known}")
+    return engines[name].kernel
+
+
+def with_engine(model: Model, name: str | None) -> Model:
+    """``model`` searched by the engine ``name`` (``None``: the model's own choice; "dfs":
+    the generic search); an engine that cannot search this model is an error."""
+    if name is None:
+        return model
+    if name == GENERIC:
+        return model.with_engine("")
+    engine_path(name)  # unknown names fail here
+    engine = all_engines()[name]
+    if engine.fits is not None and not engine.fits(model):
+        raise UnknownNameError(f"engine {name!r} cannot search this puzzle; it searches "
+                               f"{engine.models or 'other models'}")
+    return model.with_engine(name)
