@@ -46,6 +46,23 @@ def test_version_and_lists(capsys):
     assert code == 0 and "sudoku" in out
     code, out, _ = run(capsys, "list-rules")
     assert code == 0 and "hidden-single" in out
+    code, out, _ = run(capsys, "list-engines")
+    assert code == 0 and "sudoku9-bands" in out and "dfs" in out
+
+
+def test_engine_option(capsys, sudoku):
+    outs = []
+    for engine in ("dfs", "sudoku9-bands"):
+        code, out, _ = run(capsys, "solve", "sudoku", HARD, "--output", "line",
+                           "--engine", engine)
+        assert code == 0
+        outs.append(out)
+    assert outs[0] == outs[1]
+    code, _, err = run(capsys, "solve", "sudoku", HARD, "--engine", "nope")
+    assert code == 2 and "unknown engine" in err
+    sixteen = str(PUZZLES / "sudoku" / "16x16.txt")
+    code, _, err = run(capsys, "solve", "sudoku", sixteen, "--engine", "sudoku9-bands")
+    assert code == 2 and err.count("\n") == 1 and "cannot search" in err
 
 
 def test_solve_line_output_is_validated(capsys, sudoku):

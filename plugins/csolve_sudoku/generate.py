@@ -67,7 +67,7 @@ def solved_grid(n: int, rng: np.random.Generator, rules: tuple[str, ...] | None 
 def generate(options: GenerateOptions, rng: np.random.Generator,
              ctrl: np.ndarray | None = None) -> tuple[Puzzle, np.ndarray]:
     """A puzzle with exactly one solution, and that solution."""
-    from .plugin import sudoku_model
+    from .plugin import _engine, sudoku_model
 
     n = options.size
     if n not in SIZES:
@@ -75,7 +75,7 @@ def generate(options: GenerateOptions, rng: np.random.Generator,
                               f"got {n}")
     rules = tuple(options.rules or default_rules(n))
     grid = solved_grid(n, rng, rules, ctrl)
-    model = sudoku_model(n, rules)
+    model = sudoku_model(n, rules, _engine(n, options.rules))  # uniqueness checks
     groups = symmetry_groups(n, n, options.symmetry)
     order = [groups[i] for i in rng.permutation(len(groups))]
     clue = reduce_clues(model, masks_of(grid), order, options.clues, ctrl=ctrl)

@@ -20,10 +20,17 @@ from . import formats
 from .grid import complete_many, has_repeats, repeats_many, unit_problems, units
 
 DEFAULT_RULES = ("elimination", "hidden-single")
+#: The engine that searches 9x9 puzzles unless rules are chosen (see bands.py).
+BANDS_ENGINE = "sudoku9-bands"
+
+
+def _engine(n: int, rules: tuple[str, ...] | None) -> str:
+    """9x9 puzzles get the bitboard engine; chosen rules get the generic search they name."""
+    return BANDS_ENGINE if n == 9 and rules is None else ""
 
 
 @lru_cache(maxsize=32)
-def sudoku_model(n: int, rules: tuple[str, ...]) -> Model:
+def sudoku_model(n: int, rules: tuple[str, ...], engine: str = "") -> Model:
     """The structure of an n×n Sudoku (rows, columns, boxes must each hold 1..n)."""
     b = ModelBuilder(n * n, n)
     values = range(1, n + 1)
@@ -31,7 +38,8 @@ def sudoku_model(n: int, rules: tuple[str, ...]) -> Model:
     for family, group in zip((1, 2, 0), units(n), strict=True):
         for cells in group:
             b.add_group(cells, required=values, family=family)
-    return b.build(rules, key=f"sudoku-{n}-{'/'.join(rules)}", meta={"n": n})
+    return b.build(rules, key=f"sudoku-{n}-{'/'.join(rules)}-{engine}", meta={"n": n},
+                   engine=engine)
 
 
 def _initial_masks(givens: np.ndarray, n: int) -> np.ndarray:
@@ -81,13 +89,13 @@ class Sudoku(PuzzleType):
 
     def model(self, puzzle: Puzzle, rules: tuple[str, ...] | None = None) -> Model:
         n = puzzle.meta["n"]
-        base = sudoku_model(n, tuple(rules or self.default_rules))
+        base = sudoku_model(n, tuple(rules or self.default_rules), _engine(n, rules))
         return base.with_init(_initial_masks(puzzle.data, n))
 
     def model_runs(self, puzzles: Sequence[Puzzle], rules: tuple[str, ...] | None = None
                    ) -> Iterator[tuple[int, int, Model, np.ndarray]]:
         for start, stop, n in _runs_by_size(puzzles):
-            base = sudoku_model(n, tuple(rules or self.default_rules))
+            base = sudoku_model(n, tuple(rules or self.default_rules), _engine(n, rules))
             grids = np.stack([p.data for p in puzzles[start:stop]])
             yield start, stop, base, _initial_masks(grids, n)
 
@@ -178,6 +186,15 @@ class Sudoku(PuzzleType):
 @hookimpl
 def csolve_register_puzzles(register):
     register(Sudoku())
+
+
+@hookimpl
+def csolve_register_engines(register):
+    from csolve.engines import Engine
+
+    register(Engine(BANDS_ENGINE, "csolve_sudoku.bands:search",
+                    "digit bitboards per band: band locked candidates, singles; bivalue branching",
+                    models="9x9 sudoku", fits=lambda model: model.key.startswith("sudoku-9-")))
 
 
 @hookimpl

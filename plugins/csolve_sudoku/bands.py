@@ -1,0 +1,365 @@
+"""A search engine for 9x9 Sudoku on digit bitboards, in the style of the fastest C solvers.
+
+The generic search keeps one candidate mask per cell and finds hidden singles by scanning
+groups. Here a state is turned around: for each digit and each band (three rows of boxes),
+a 27-bit mask of the cells where that digit may still go. In that layout the band-level
+reasoning is a few word operations per digit:
+
+- a digit sits once in each row and once in each box of a band, so the row/box segments it
+  occupies must contain a permutation of the three boxes; a 512-entry table keeps only the
+  segments some permutation uses (this covers pointing and claiming inside the band) and
+  yields 0 when none fits (a contradiction);
+- a row or box of the band left with one place for the digit is a hidden single;
+- a column with one place across the three bands is a hidden single;
+- bit-sliced counts over the nine digits give naked singles, empty cells, and the
+  bivalue cell the search branches on.
+
+State: ``F[d*3+b]`` (27 bits), ``C[d*3+b]`` (F as last processed, so propagation only
+revisits what changed) and ``U[b]`` (cells not yet placed): 57 int64 words, copied on branch.
+
+The engine follows the search template's contract (:func:`search`): it pops nodes stored as
+cell masks, pushes its own nodes in the band layout (marked ``BAND_NODE`` in ``dirty``), and
+before it returns turns every such node back into cell masks, so backends, batches and the
+generator see the core's layout only.
+"""
+
+import numpy as np
+
+from csolve.kernels.abi import (
+    BUDGET,
+    CTRL_STOP,
+    CTRL_WANT_WORK,
+    EXHAUSTED,
+    LIMIT,
+    SOLUTIONS_FULL,
+    STACK_FULL,
+    STAT_BACKTRACKS,
+    STAT_GUESSES,
+    STAT_NODES,
+    STAT_PASSES,
+    STAT_SOLUTIONS,
+    STOPPED,
+    WORK_REQUESTED,
+)
+from csolve.kernels.bits import kernel, lowbit_index
+
+WIDTH = 64  # words per band state (57 used); fits in a stack row of 81 cells
+OFF_C = 27  # C[i]: F[i] as last processed
+OFF_U = 54  # U[b]: unplaced cells of band b
+ALL27 = (1 << 27) - 1
+BAND_NODE = -2  # ``dirty`` value of a stack row that holds a band state
+
+
+def _tables() -> tuple[np.ndarray, ...]:
+    """Lookup tables over a band's 27 cells (bit ``9 * row + column``)."""
+    boxes_of_row = np.zeros(512, np.int64)  # 9-bit row -> 3 bits: boxes it touches
+    for x in range(512):
+        boxes_of_row[x] = sum(1 << k for k in range(3) if (x >> (3 * k)) & 7)
+    perms = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
+    allowed = np.zeros(512, np.int64)  # 3x3 row/box occupancy -> cells some permutation uses
+    for occ in range(512):
+        for p in perms:
+            if all((occ >> (3 * r + p[r])) & 1 for r in range(3)):
+                for r in range(3):
+                    allowed[occ] |= 7 << (9 * r + 3 * p[r])
+    keep = np.zeros(27, np.int64)  # placing at pos: cells of the band that stay possible
+    for pos in range(27):
+        r, c = divmod(pos, 9)
+        peers = sum(1 << q for q in range(27) if q // 9 == r or (q % 9) // 3 == c // 3)
+        keep[pos] = (ALL27 & ~peers) | (1 << pos)
+    column = np.array([(1 << c) | (1 << (c + 9)) | (1 << (c + 18)) for c in range(9)], np.int64)
+    box = np.array([0x1C0E07 << (3 * k) for k in range(3)], np.int64)
+    return boxes_of_row, allowed, keep, column, box
+
+
+BOXES_OF_ROW, ALLOWED, KEEP, COLUMN, BOX = _tables()
+
+
+@kernel(inline="always")
+def _low(x):
+    return np.int64(lowbit_index(np.uint64(x)))
+
+
+@kernel(inline="always")
+def _single(x):
+    return (x & (x - 1)) == 0
+
+
+@kernel(inline="always")
+def place(S, d, b, pos):
+    """Put digit ``d`` in cell ``pos`` of band ``b``: it leaves the cell's row, box and
+    column, and the other digits leave the cell."""
+    bit = np.int64(1) << pos
+    own = S[d * 3 + b] & KEEP[pos]
+    S[OFF_U + b] &= ~bit
+    col = ~COLUMN[pos % 9]
+    S[d * 3] &= col
+    S[d * 3 + 1] &= col
+    S[d * 3 + 2] &= col
+    for e in range(9):
+        S[e * 3 + b] &= ~bit
+    S[d * 3 + b] = own
+
+
+@kernel
+def propagate_bands(S, stats):
+    """Band reasoning, then naked singles, then column singles, to a fixpoint; False on a
+    contradiction."""
+    while True:
+        stats[STAT_PASSES] += 1
+        progress = False
+        for i in range(27):
+            A = S[i]
+            if A == S[OFF_C + i]:
+                continue
+            d = i // 3
+            b = i - 3 * d
+            occ = (BOXES_OF_ROW[A & 511] | (BOXES_OF_ROW[(A >> 9) & 511] << 3)
+                   | (BOXES_OF_ROW[(A >> 18) & 511] << 6))
+            A &= ALLOWED[occ]
+            if A == 0:
+                return False
+            S[i] = A
+            forced = np.int64(0)
+            for r in range(3):
+                x = (A >> (9 * r)) & 511
+                if _single(x):
+                    forced |= x << (9 * r)
+            for k in range(3):
+                x = A & BOX[k]
+                if _single(x):
+                    forced |= x
+            forced &= S[OFF_U + b]
+            while forced != 0:
+                pos = _low(forced)
+                forced &= forced - 1
+                if (S[i] >> pos) & 1 == 0:
+                    return False  # another single of this digit took its row or box
+                if (S[OFF_U + b] >> pos) & 1:
+                    place(S, d, b, pos)
+            S[OFF_C + i] = S[i]
+            progress = True
+        if progress:
+            continue
+        for b in range(3):  # naked singles and empty cells, counted over the digits
+            ones = np.int64(0)
+            twos = np.int64(0)
+            for d in range(9):
+                x = S[d * 3 + b]
+                twos |= ones & x
+                ones |= x
+            if S[OFF_U + b] & ~ones:
+                return False
+            naked = ones & ~twos & S[OFF_U + b]
+            while naked != 0:
+                pos = _low(naked)
+                naked &= naked - 1
+                bit = np.int64(1) << pos
+                if S[OFF_U + b] & bit == 0:
+                    continue
+                d = 0
+                while d < 9 and S[d * 3 + b] & bit == 0:
+                    d += 1
+                if d == 9:
+                    return False  # an earlier single emptied it
+                place(S, d, b, pos)
+                progress = True
+        if progress:
+            continue
+        for d in range(9):  # column singles: one place left in a column across the bands
+            a0 = S[d * 3]
+            a1 = S[d * 3 + 1]
+            a2 = S[d * 3 + 2]
+            c0 = (a0 | (a0 >> 9) | (a0 >> 18)) & 511
+            c1 = (a1 | (a1 >> 9) | (a1 >> 18)) & 511
+            c2 = (a2 | (a2 >> 9) | (a2 >> 18)) & 511
+            if (c0 | c1 | c2) != 511:
+                return False
+            for b in range(3):
+                a = S[d * 3 + b]
+                r0 = a & 511
+                r1 = (a >> 9) & 511
+                r2 = (a >> 18) & 511
+                once = (r0 | r1 | r2) & ~((r0 & r1) | (r0 & r2) | (r1 & r2))
+                if b == 0:
+                    once &= ~(c1 | c2)
+                elif b == 1:
+                    once &= ~(c0 | c2)
+                else:
+                    once &= ~(c0 | c1)
+                f = ((r0 & once) | ((r1 & once) << 9) | ((r2 & once) << 18)) & S[OFF_U + b]
+                while f != 0:
+                    pos = _low(f)
+                    f &= f - 1
+                    if (S[d * 3 + b] >> pos) & 1 == 0:
+                        return False
+                    if (S[OFF_U + b] >> pos) & 1:
+                        place(S, d, b, pos)
+                    progress = True
+        if not progress:
+            return True
+
+
+@kernel
+def branch_cell(S):
+    """``27 * band + pos`` of an open cell with the fewest candidates (a bivalue one when
+    there is one, found by bit-sliced counting); -1 when every cell is placed."""
+    for b in range(3):
+        ones = np.int64(0)
+        twos = np.int64(0)
+        more = np.int64(0)
+        for d in range(9):
+            x = S[d * 3 + b]
+            more |= twos & x
+            twos |= ones & x
+            ones |= x
+        two = twos & ~more & S[OFF_U + b]
+        if two != 0:
+            return b * 27 + _low(two)
+    best = -1
+    best_count = 99
+    for b in range(3):
+        open_ = S[OFF_U + b]
+        while open_ != 0:
+            pos = _low(open_)
+            open_ &= open_ - 1
+            k = 0
+            for d in range(9):
+                k += (S[d * 3 + b] >> pos) & 1
+            if k < best_count:
+                best_count = k
+                best = b * 27 + pos
+    return best
+
+
+@kernel
+def load(S, cells):
+    """Band state from 81 cell masks (row-major); everything is (re)processed."""
+    for i in range(WIDTH):
+        S[i] = 0
+    for c in range(81):
+        b = c // 27
+        bit = np.int64(1) << (c - 27 * b)
+        m = cells[c]
+        for d in range(9):
+            if (m >> np.uint64(d)) & np.uint64(1):
+                S[d * 3 + b] |= bit
+    for i in range(27):
+        S[OFF_C + i] = -1
+    for b in range(3):
+        S[OFF_U + b] = ALL27
+
+
+@kernel
+def store(S, cells):
+    """81 cell masks from a band state."""
+    for c in range(81):
+        cells[c] = 0
+    for d in range(9):
+        v = np.uint64(1) << np.uint64(d)
+        for b in range(3):
+            x = S[d * 3 + b]
+            while x != 0:
+                cells[b * 27 + _low(x)] |= v
+                x &= x - 1
+
+
+@kernel(inline="always")
+def _save(S, row):
+    for i in range(WIDTH):
+        row[i] = np.uint64(S[i])
+
+
+@kernel(inline="always")
+def _restore(S, row):
+    for i in range(WIDTH):
+        S[i] = np.int64(row[i])
+
+
+@kernel
+def _hand_back(stack, dirty, sp, tmp, code):
+    """Turn every band node on the stack back into cell masks, then return ``code``."""
+    for i in range(sp[0]):
+        if dirty[i] == BAND_NODE:
+            _restore(tmp, stack[i])
+            store(tmp, stack[i])
+            dirty[i] = -1
+    return code
+
+
+@kernel
+def search(m, ws, stack, dirty, sp, ctrl, limit, stream, max_nodes, sols, nsol, stats):
+    """The search template's :func:`~csolve.kernels.search_template.search`, on bitboards.
+
+    Same arguments, return codes and stack contract; ``m`` must be a 9x9 Sudoku model (the
+    plugin names this engine only for those).
+    """
+    cap = stack.shape[0]
+    cur = ws.scratch_i64[:WIDTH]
+    tmp = ws.scratch_i64[WIDTH:2 * WIDTH]
+    nodes = 0
+    live = False
+    while True:
+        if not live:
+            if sp[0] == 0:
+                return EXHAUSTED
+            if ctrl[CTRL_STOP] != 0:
+                return _hand_back(stack, dirty, sp, tmp, STOPPED)
+            if nodes >= max_nodes:
+                return _hand_back(stack, dirty, sp, tmp, BUDGET)
+            if ctrl[CTRL_WANT_WORK] != 0 and sp[0] >= 2:
+                return _hand_back(stack, dirty, sp, tmp, WORK_REQUESTED)
+            sp[0] -= 1
+            top = sp[0]
+            if dirty[top] == BAND_NODE:
+                _restore(cur, stack[top])
+            else:
+                load(cur, stack[top])
+            live = True
+        nodes += 1
+        stats[STAT_NODES] += 1
+        if not propagate_bands(cur, stats):
+            live = False
+            stats[STAT_BACKTRACKS] += 1
+            continue
+        c = branch_cell(cur)
+        if c < 0:
+            k = nsol[0]
+            if k < sols.shape[0]:
+                store(cur, sols[k])
+            nsol[0] = k + 1
+            stats[STAT_SOLUTIONS] += 1
+            live = False
+            if limit > 0 and nsol[0] >= limit:
+                return _hand_back(stack, dirty, sp, tmp, LIMIT)
+            if stream and nsol[0] >= sols.shape[0]:
+                return _hand_back(stack, dirty, sp, tmp, SOLUTIONS_FULL)
+            continue
+        if sp[0] + 2 > cap:
+            store(cur, stack[sp[0]])
+            dirty[sp[0]] = -1
+            sp[0] += 1
+            return _hand_back(stack, dirty, sp, tmp, STACK_FULL)
+        b = c // 27
+        pos = c - 27 * b
+        bit = np.int64(1) << pos
+        d = 0
+        while cur[d * 3 + b] & bit == 0:
+            d += 1
+        # the alternative (d not in the cell) is explored later; the guess now
+        top = sp[0]
+        _save(cur, stack[top])
+        stack[top, d * 3 + b] = np.uint64(cur[d * 3 + b] & ~bit)
+        dirty[top] = BAND_NODE
+        sp[0] = top + 1
+        place(cur, d, b, pos)
+        stats[STAT_GUESSES] += 1
+        if ctrl[CTRL_STOP] != 0 or ctrl[CTRL_WANT_WORK] != 0 or nodes >= max_nodes:
+            _save(cur, stack[sp[0]])
+            dirty[sp[0]] = BAND_NODE
+            sp[0] += 1
+            if ctrl[CTRL_STOP] != 0:
+                return _hand_back(stack, dirty, sp, tmp, STOPPED)
+            if ctrl[CTRL_WANT_WORK] != 0:
+                return _hand_back(stack, dirty, sp, tmp, WORK_REQUESTED)
+            return _hand_back(stack, dirty, sp, tmp, BUDGET)
