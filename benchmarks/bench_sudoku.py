@@ -1,14 +1,16 @@
 """Sudoku speed: csolve's batch solver against CaDiCaL (python-sat) and OR-Tools CP-SAT.
 
     python benchmarks/bench_sudoku.py [--sample N] [--peer-sample N] [--limit 1|2] [--rounds R]
-                                      [--sets a.txt,b.txt] [--json F]
+                                      [--sets a.txt,b.txt] [--engines auto,dfs] [--json F]
 
 For each shared set, csolve solves the whole file (or a seeded sample) in one batch call with
 kernels warm and reports mean / median µs per puzzle (the kernel's cycle counter, scaled to the
 batch's wall time) and the batch's wall time per puzzle; with ``--rounds R`` each puzzle keeps
 its fastest of R batches and the wall time is the median batch. The peers solve a sample of the
 same puzzles in the same run, one at a time (CaDiCaL incremental: one encoding, the givens as
-assumptions; CP-SAT: one model per puzzle, 1 worker). Every answer is validated.
+assumptions; CP-SAT: one model per puzzle, 1 worker). Every answer is validated. ``--engines``
+adds rows for other csolve search engines ("auto": the puzzle's own choice, which is the
+9x9 bitboard engine for 9x9; "dfs": the generic search over the default rules).
 Needs the ``bench`` extra; peers are skipped when missing. Reads ../shared/data (skips if absent).
 """
 
@@ -125,27 +127,39 @@ def cpsat(grid: np.ndarray, n: int, limit: int) -> tuple[np.ndarray | None, int]
     return (cb.sols[0] if cb.sols else None), len(cb.sols)
 
 
+def bench_csolve(sudoku, puzzles, limit: int, timeout: float, rounds: int,
+                 engine: str | None) -> dict:
+    """One batch per round (kernel loaded before the clock starts); each puzzle keeps its
+    fastest round, the wall time is the median round."""
+    list(solve_batch(sudoku, puzzles[:1], limit=limit, engine=engine))
+    walls, best = [], None
+    for _ in range(max(1, rounds)):
+        t0 = time.perf_counter()
+        results = list(solve_batch(sudoku, puzzles, limit=limit, timeout=timeout,
+                                   engine=engine))
+        walls.append(time.perf_counter() - t0)
+        us_round = np.array([r.seconds * 1e6 for r in results])
+        best = us_round if best is None else np.minimum(best, us_round)
+    us = best.tolist()
+    return dict(solver="csolve" if engine is None else f"csolve {engine}",
+                puzzles=len(puzzles), solved=sum(1 for r in results if r.solutions),
+                mean_us=statistics.fmean(us), median_us=statistics.median(us), max_us=max(us),
+                wall_us_per_puzzle=statistics.median(walls) / len(puzzles) * 1e6)
+
+
 def bench_set(sudoku, path: Path, sample: int, peer_sample: int, limit: int, timeout: float,
-              rng: random.Random, rounds: int = 1) -> list[dict]:
+              rng: random.Random, rounds: int = 1, engines: tuple[str, ...] = ("auto",)
+              ) -> list[dict]:
     puzzles = sudoku.parse(path.read_text(), path.name)
     if sample and len(puzzles) > sample:
         puzzles = sorted(rng.sample(puzzles, sample), key=lambda p: p.index)
     rows = []
-    # csolve: one batch (kernel loaded before the clock starts)
-    list(solve_batch(sudoku, puzzles[:1], limit=limit))
-    walls, best = [], None
-    for _ in range(max(1, rounds)):  # each puzzle keeps its fastest round; the wall its median
-        t0 = time.perf_counter()
-        results = list(solve_batch(sudoku, puzzles, limit=limit, timeout=timeout))
-        walls.append(time.perf_counter() - t0)
-        us_round = np.array([r.seconds * 1e6 for r in results])
-        best = us_round if best is None else np.minimum(best, us_round)
-    wall = statistics.median(walls)
-    us = best.tolist()
-    solved = sum(1 for r in results if r.solutions)
-    rows.append(dict(set=path.name, solver="csolve", puzzles=len(puzzles), solved=solved,
-                     mean_us=statistics.fmean(us), median_us=statistics.median(us),
-                     max_us=max(us), wall_us_per_puzzle=wall / len(puzzles) * 1e6))
+    for engine in engines:
+        if engine != "auto" and puzzles and puzzles[0].meta["n"] != 9:
+            continue  # every size but 9x9 is searched by the generic engine anyway
+        row = bench_csolve(sudoku, puzzles, limit, timeout, rounds,
+                           None if engine == "auto" else engine)
+        rows.append(dict(set=path.name, **row))
     peers = puzzles if len(puzzles) <= peer_sample else rng.sample(puzzles, peer_sample)
     if not peers:
         return rows
@@ -179,6 +193,8 @@ def main() -> int:
     ap.add_argument("--sets", default="", help="comma-separated file names (default: all)")
     ap.add_argument("--rounds", type=int, default=1,
                     help="csolve batches per set: each puzzle keeps its fastest time")
+    ap.add_argument("--engines", default="auto",
+                    help="csolve engines, comma-separated: auto (the default choice), dfs, ...")
     ap.add_argument("--json", help="write the rows to this file")
     args = ap.parse_args()
     if not DATA.exists():
@@ -193,7 +209,8 @@ def main() -> int:
         path = DATA / sub / name
         if path.exists():
             rows += bench_set(sudoku, path, args.sample, args.peer_sample, args.limit,
-                              args.timeout, rng, args.rounds)
+                              args.timeout, rng, args.rounds,
+                              tuple(e for e in args.engines.split(",") if e))
     from rich.console import Console
     from rich.table import Table
 
