@@ -10,7 +10,8 @@ reasoning is a few word operations per digit:
   segments some permutation uses (this covers pointing and claiming inside the band) and
   yields 0 when none fits (a contradiction);
 - a row or box of the band left with one place for the digit is a hidden single;
-- a column with one place across the three bands is a hidden single;
+- a column with one place across the three bands is a hidden single; the same permutation
+  argument between the columns and boxes of a stack does pointing and claiming there;
 - bit-sliced counts over the nine digits give naked singles, empty cells, and the
   bivalue cell the search branches on.
 
@@ -42,6 +43,7 @@ from csolve.kernels.abi import (
     WORK_REQUESTED,
 )
 from csolve.kernels.bits import kernel, lowbit_index
+from csolve.kernels.state import CHANGED, CONTRADICTION, NO_CHANGE
 
 WIDTH = 64  # words per band state (57 used); fits in a stack row of 81 cells
 OFF_C = 27  # C[i]: F[i] as last processed
@@ -69,10 +71,17 @@ def _tables() -> tuple[np.ndarray, ...]:
         keep[pos] = (ALL27 & ~peers) | (1 << pos)
     column = np.array([(1 << c) | (1 << (c + 9)) | (1 << (c + 18)) for c in range(9)], np.int64)
     box = np.array([0x1C0E07 << (3 * k) for k in range(3)], np.int64)
-    return boxes_of_row, allowed, keep, column, box
+    # the same permutation argument across a stack: 3x3 band/column occupancy -> 9 bits kept
+    stack_allowed = np.zeros(512, np.int64)
+    for occ in range(512):
+        for p in perms:
+            if all((occ >> (3 * r + p[r])) & 1 for r in range(3)):
+                for r in range(3):
+                    stack_allowed[occ] |= 1 << (3 * r + p[r])
+    return boxes_of_row, allowed, keep, column, box, stack_allowed
 
 
-BOXES_OF_ROW, ALLOWED, KEEP, COLUMN, BOX = _tables()
+BOXES_OF_ROW, ALLOWED, KEEP, COLUMN, BOX, STACK_ALLOWED = _tables()
 
 
 @kernel(inline="always")
@@ -103,8 +112,8 @@ def place(S, d, b, pos):
 
 @kernel
 def propagate_bands(S, stats):
-    """Band reasoning, then naked singles, then column singles, to a fixpoint; False on a
-    contradiction."""
+    """Band reasoning, then naked singles, then column singles, then the stacks, to a
+    fixpoint (each step only when the cheaper ones are stuck); False on a contradiction."""
     while True:
         stats[STAT_PASSES] += 1
         progress = False
@@ -196,8 +205,50 @@ def propagate_bands(S, stats):
                     if (S[OFF_U + b] >> pos) & 1:
                         place(S, d, b, pos)
                     progress = True
-        if not progress:
+        if progress:
+            continue
+        r = stack_locked(S)
+        if r == CONTRADICTION:
+            return False
+        if r == NO_CHANGE:
             return True
+
+
+@kernel
+def stack_locked(S):
+    """Pointing and claiming across the bands, between the columns and boxes of each stack.
+
+    A digit sits once in each column and once in each box of a stack, so the band/column
+    segments it occupies must contain a permutation; segments no permutation uses go. Runs
+    only when nothing cheaper applies. Returns CONTRADICTION, NO_CHANGE or CHANGED (a
+    changed F differs from its C, so the band pass revisits it).
+    """
+    changed = NO_CHANGE
+    for d in range(9):
+        a0 = S[d * 3]
+        a1 = S[d * 3 + 1]
+        a2 = S[d * 3 + 2]
+        c0 = (a0 | (a0 >> 9) | (a0 >> 18)) & 511
+        c1 = (a1 | (a1 >> 9) | (a1 >> 18)) & 511
+        c2 = (a2 | (a2 >> 9) | (a2 >> 18)) & 511
+        k0 = np.int64(0)
+        k1 = np.int64(0)
+        k2 = np.int64(0)
+        for st in range(3):
+            sh = 3 * st
+            occ = ((c0 >> sh) & 7) | (((c1 >> sh) & 7) << 3) | (((c2 >> sh) & 7) << 6)
+            kept = STACK_ALLOWED[occ]
+            if kept == 0:
+                return CONTRADICTION
+            k0 |= (kept & 7) << sh
+            k1 |= ((kept >> 3) & 7) << sh
+            k2 |= ((kept >> 6) & 7) << sh
+        if (c0 & ~k0) | (c1 & ~k1) | (c2 & ~k2):
+            S[d * 3] = a0 & (k0 | (k0 << 9) | (k0 << 18))
+            S[d * 3 + 1] = a1 & (k1 | (k1 << 9) | (k1 << 18))
+            S[d * 3 + 2] = a2 & (k2 | (k2 << 9) | (k2 << 18))
+            changed = CHANGED
+    return changed
 
 
 @kernel
