@@ -50,15 +50,20 @@ def all_engines() -> dict[str, Engine]:
     return engines
 
 
-def engine_path(name: str) -> str:
-    """The kernel path of an engine given by name ("" for the generic search)."""
-    if not name or name == GENERIC:
-        return ""
+def get_engine(name: str) -> Engine:
+    """A registered engine by name; an unknown name is a one-line error."""
     engines = all_engines()
     if name not in engines:
         known = ", ".join(sorted({GENERIC, *engines}))
         raise UnknownNameError(f"unknown engine {name!r}; known: {known}")
-    return engines[name].kernel
+    return engines[name]
+
+
+def engine_path(name: str) -> str:
+    """The kernel path of an engine given by name ("" for the generic search)."""
+    if not name or name == GENERIC:
+        return ""
+    return get_engine(name).kernel
 
 
 def with_engine(model: Model, name: str | None) -> Model:
@@ -68,8 +73,7 @@ def with_engine(model: Model, name: str | None) -> Model:
         return model
     if name == GENERIC:
         return model.with_engine("")
-    engine_path(name)  # unknown names fail here
-    engine = all_engines()[name]
+    engine = get_engine(name)
     if engine.fits is not None and not engine.fits(model):
         raise UnknownNameError(f"engine {name!r} cannot search this puzzle; it searches "
                                f"{engine.models or 'other models'}")

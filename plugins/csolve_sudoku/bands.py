@@ -95,6 +95,12 @@ def _single(x):
 
 
 @kernel(inline="always")
+def _columns(a):
+    """The 9-bit set of columns where a band mask has a cell."""
+    return (a | (a >> 9) | (a >> 18)) & 511
+
+
+@kernel(inline="always")
 def place(S, d, b, pos):
     """Put digit ``d`` in cell ``pos`` of band ``b``: it leaves the cell's row, box and
     column, and the other digits leave the cell."""
@@ -176,12 +182,9 @@ def propagate_bands(S, stats):
         if progress:
             continue
         for d in range(9):  # column singles: one place left in a column across the bands
-            a0 = S[d * 3]
-            a1 = S[d * 3 + 1]
-            a2 = S[d * 3 + 2]
-            c0 = (a0 | (a0 >> 9) | (a0 >> 18)) & 511
-            c1 = (a1 | (a1 >> 9) | (a1 >> 18)) & 511
-            c2 = (a2 | (a2 >> 9) | (a2 >> 18)) & 511
+            c0 = _columns(S[d * 3])
+            c1 = _columns(S[d * 3 + 1])
+            c2 = _columns(S[d * 3 + 2])
             if (c0 | c1 | c2) != 511:
                 return False
             for b in range(3):
@@ -228,9 +231,9 @@ def stack_locked(S):
         a0 = S[d * 3]
         a1 = S[d * 3 + 1]
         a2 = S[d * 3 + 2]
-        c0 = (a0 | (a0 >> 9) | (a0 >> 18)) & 511
-        c1 = (a1 | (a1 >> 9) | (a1 >> 18)) & 511
-        c2 = (a2 | (a2 >> 9) | (a2 >> 18)) & 511
+        c0 = _columns(a0)
+        c1 = _columns(a1)
+        c2 = _columns(a2)
         k0 = np.int64(0)
         k1 = np.int64(0)
         k2 = np.int64(0)
