@@ -63,7 +63,11 @@ def engine_path(name: str) -> str:
     """The kernel path of an engine given by name ("" for the generic search)."""
     if not name or name == GENERIC:
         return ""
-    return get_engine(name).kernel
+    kernel = get_engine(name).kernel
+    if ":" not in kernel:
+        raise UnknownNameError(f"engine {name!r} names no kernel (want 'module:function', "
+                               f"got {kernel!r})")
+    return kernel
 
 
 def with_engine(model: Model, name: str | None) -> Model:

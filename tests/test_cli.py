@@ -50,7 +50,7 @@ def test_version_and_lists(capsys):
     assert code == 0 and "sudoku9-bands" in out and "dfs" in out
 
 
-def test_engine_option(capsys, sudoku):
+def test_engine_option(capsys, sudoku, tmp_path):
     outs = []
     for engine in ("dfs", "sudoku9-bands"):
         code, out, _ = run(capsys, "solve", "sudoku", HARD, "--output", "line",
@@ -63,6 +63,12 @@ def test_engine_option(capsys, sudoku):
     sixteen = str(PUZZLES / "sudoku" / "16x16.txt")
     code, _, err = run(capsys, "solve", "sudoku", sixteen, "--engine", "sudoku9-bands")
     assert code == 2 and err.count("\n") == 1 and "cannot search" in err
+    mixed = write(tmp_path, open(HARD).read() + "1..4..2..3..4..1\n")
+    code, out, err = run(capsys, "solve", "sudoku", mixed, "--engine", "sudoku9-bands")
+    assert code == 2 and out == "" and "cannot search" in err  # refused before solving
+    code, _, err = run(capsys, "solve", "sudoku", HARD, "--engine", "sudoku9-bands",
+                       "--tactics", "singles")
+    assert code == 2 and "generic search" in err
 
 
 def test_solve_line_output_is_validated(capsys, sudoku):

@@ -55,6 +55,9 @@ def solve(
         raise UnknownNameError("--count and --all do not go together")
     if limit and not count:
         count = True
+    if engine not in (None, "dfs") and (rules or tactics or explain):
+        raise UnknownNameError(f"--engine {engine} searches with its own deductions; --rules, "
+                               "--tactics and --explain go with the generic search (dfs)")
     if explain:
         from csolve.cli.tactics import explain_puzzles
 
@@ -81,10 +84,11 @@ def solve(
     opts = SolveOptions(limit=mode_limit, backend=backend, workers=n_workers,
                         timeout=timeout or None, rules=rule_names, engine=engine,
                         backend_options=backend_options)
-    if engine is not None:
+    if engine is not None:  # a bad name, or an engine for other puzzles, fails before solving
         from csolve.engines import with_engine
 
-        with_engine(ptype.model(puzzles[0], rule_names), engine)  # a bad name fails here
+        for _start, _stop, model, _inits in ptype.model_runs(puzzles, rule_names):
+            with_engine(model, engine)
     t0 = time.perf_counter()
     with reporter.progress() as advance:
         if len(puzzles) > 1 and not all_:

@@ -27,7 +27,7 @@ from csolve.kernels import drivers_template, search_template
 _PROPAGATE = "from csolve.kernels.default_propagate import propagate  # <propagate>"
 _SEARCH = "from csolve.kernels.search_template import search  # <search>"
 _lock = threading.Lock()
-_loaded: dict[tuple[str, ...], ModuleType] = {}
+_loaded: dict[tuple[tuple[str, ...], str], ModuleType] = {}
 
 
 def cache_dir() -> Path:

@@ -24,6 +24,10 @@ DEFAULT_RULES = ("elimination", "hidden-single")
 BANDS_ENGINE = "sudoku9-bands"
 
 
+def _is_9x9(model: Model) -> bool:
+    return model.key.startswith("sudoku-9-") and model.n_cells == 81
+
+
 def _engine(n: int, rules: tuple[str, ...] | None) -> str:
     """9x9 puzzles get the bitboard engine; chosen rules get the generic search they name."""
     return BANDS_ENGINE if n == 9 and rules is None else ""
@@ -194,7 +198,7 @@ def csolve_register_engines(register):
 
     register(Engine(BANDS_ENGINE, "csolve_sudoku.bands:search",
                     "digit bitboards per band: band locked candidates, singles; bivalue branching",
-                    models="9x9 sudoku", fits=lambda model: model.key.startswith("sudoku-9-")))
+                    models="9x9 sudoku", fits=_is_9x9))
 
 
 @hookimpl
