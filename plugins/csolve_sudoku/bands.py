@@ -24,6 +24,8 @@ before it returns turns every such node back into cell masks, so backends, batch
 generator see the core's layout only.
 """
 
+from itertools import permutations
+
 import numpy as np
 
 from csolve.kernels.abi import (
@@ -52,18 +54,26 @@ ALL27 = (1 << 27) - 1
 BAND_NODE = -2  # ``dirty`` value of a stack row that holds a band state
 
 
+def _permutation_cells(occ: int) -> list[tuple[int, int]]:
+    """In a 3x3 occupancy pattern (bit ``3 * r + k``), the (r, k) cells that some
+    permutation of three fully inside the pattern uses."""
+    return sorted({(r, p[r]) for p in permutations(range(3))
+                   if all((occ >> (3 * r + p[r])) & 1 for r in range(3)) for r in range(3)})
+
+
 def _tables() -> tuple[np.ndarray, ...]:
     """Lookup tables over a band's 27 cells (bit ``9 * row + column``)."""
     boxes_of_row = np.zeros(512, np.int64)  # 9-bit row -> 3 bits: boxes it touches
     for x in range(512):
         boxes_of_row[x] = sum(1 << k for k in range(3) if (x >> (3 * k)) & 7)
-    perms = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
-    allowed = np.zeros(512, np.int64)  # 3x3 row/box occupancy -> cells some permutation uses
+    # 3x3 row/box occupancy of a band -> the band's cells some permutation uses; and the same
+    # argument across a stack: 3x3 band/column occupancy -> the 9 bits some permutation uses
+    allowed = np.zeros(512, np.int64)
+    stack_allowed = np.zeros(512, np.int64)
     for occ in range(512):
-        for p in perms:
-            if all((occ >> (3 * r + p[r])) & 1 for r in range(3)):
-                for r in range(3):
-                    allowed[occ] |= 7 << (9 * r + 3 * p[r])
+        for r, k in _permutation_cells(occ):
+            allowed[occ] |= 7 << (9 * r + 3 * k)
+            stack_allowed[occ] |= 1 << (3 * r + k)
     keep = np.zeros(27, np.int64)  # placing at pos: cells of the band that stay possible
     for pos in range(27):
         r, c = divmod(pos, 9)
@@ -71,13 +81,6 @@ def _tables() -> tuple[np.ndarray, ...]:
         keep[pos] = (ALL27 & ~peers) | (1 << pos)
     column = np.array([(1 << c) | (1 << (c + 9)) | (1 << (c + 18)) for c in range(9)], np.int64)
     box = np.array([0x1C0E07 << (3 * k) for k in range(3)], np.int64)
-    # the same permutation argument across a stack: 3x3 band/column occupancy -> 9 bits kept
-    stack_allowed = np.zeros(512, np.int64)
-    for occ in range(512):
-        for p in perms:
-            if all((occ >> (3 * r + p[r])) & 1 for r in range(3)):
-                for r in range(3):
-                    stack_allowed[occ] |= 1 << (3 * r + p[r])
     return boxes_of_row, allowed, keep, column, box, stack_allowed
 
 
@@ -116,6 +119,20 @@ def place(S, d, b, pos):
     S[d * 3 + b] = own
 
 
+@kernel(inline="always")
+def _place_forced(S, d, b, cells):
+    """Place digit ``d`` in each of ``cells`` (band ``b``) not placed yet; False when one of
+    them already lost the digit to another single."""
+    while cells != 0:
+        pos = _low(cells)
+        cells &= cells - 1
+        if (S[d * 3 + b] >> pos) & 1 == 0:
+            return False
+        if (S[OFF_U + b] >> pos) & 1:
+            place(S, d, b, pos)
+    return True
+
+
 @kernel
 def propagate_bands(S, stats):
     """Band reasoning, then naked singles, then column singles, then the stacks, to a
@@ -144,14 +161,8 @@ def propagate_bands(S, stats):
                 x = A & BOX[k]
                 if _single(x):
                     forced |= x
-            forced &= S[OFF_U + b]
-            while forced != 0:
-                pos = _low(forced)
-                forced &= forced - 1
-                if (S[i] >> pos) & 1 == 0:
-                    return False  # another single of this digit took its row or box
-                if (S[OFF_U + b] >> pos) & 1:
-                    place(S, d, b, pos)
+            if not _place_forced(S, d, b, forced & S[OFF_U + b]):
+                return False
             S[OFF_C + i] = S[i]
             progress = True
         if progress:
@@ -200,13 +211,9 @@ def propagate_bands(S, stats):
                 else:
                     once &= ~(c0 | c1)
                 f = ((r0 & once) | ((r1 & once) << 9) | ((r2 & once) << 18)) & S[OFF_U + b]
-                while f != 0:
-                    pos = _low(f)
-                    f &= f - 1
-                    if (S[d * 3 + b] >> pos) & 1 == 0:
+                if f != 0:
+                    if not _place_forced(S, d, b, f):
                         return False
-                    if (S[OFF_U + b] >> pos) & 1:
-                        place(S, d, b, pos)
                     progress = True
         if progress:
             continue
