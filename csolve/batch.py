@@ -39,7 +39,7 @@ def solve_chunks(model: Model, kernels: ModuleType, inits: np.ndarray, limit: in
 
     def body(k: int) -> None:
         c = ctrls[k]
-        scratch = BatchScratch(n)
+        scratch = BatchScratch(model)
         try:
             while not c[abi.CTRL_STOP]:
                 with lock:

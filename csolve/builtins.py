@@ -1,4 +1,5 @@
-"""The core's own plugin: the generic all-different rules and the serial backend.
+"""The core's own plugin: the generic all-different rules, the backends and the learning
+engine.
 
 It registers through the same hooks (and the same entry-point group) as any third party.
 """
@@ -56,3 +57,27 @@ def csolve_register_backends(register):
         register(cls())
     register(ProcessPool())
     register(ConflictLock())
+
+
+def _alldiff_only(model) -> bool:
+    """Every group is all-different with no rule of a plugin's own (no sums, no straights),
+    and fits a 64-bit mask."""
+    import numpy as np
+
+    from csolve.model import ALLDIFF
+
+    k = model.kernel
+    sizes = np.diff(k.group_ptr.astype(np.int64))
+    return bool(np.all(k.group_flags & ALLDIFF) and not np.any(k.group_tag)
+                and (sizes.size == 0 or sizes.max() <= 64))
+
+
+@hookimpl
+def csolve_register_engines(register):
+    from csolve.engines import Engine
+
+    register(Engine(
+        "learning", "csolve.kernels.learning:search",
+        "clause learning (CDCL): learns why each dead end failed; for the hardest puzzles",
+        models="all-different models (Sudoku of any size, Latin squares)",
+        fits=_alldiff_only, scratch="csolve.kernels.learning:scratch_words"))

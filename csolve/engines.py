@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from importlib import import_module
 from typing import TYPE_CHECKING
 
 from csolve.errors import UnknownNameError
 
 if TYPE_CHECKING:
+    from csolve.kernels.workspace import Workspace
     from csolve.model import Model
 
 #: The name that selects the generic search over the model's rules.
@@ -29,6 +31,9 @@ class Engine:
     ``kernel`` is ``"module:function"`` naming a numba kernel with the signature of
     :func:`csolve.kernels.search_template.search`. ``models`` says in words which models it
     can search and ``fits(model)`` decides it, so asking for it elsewhere is a clear error.
+    ``scratch``, if given, is ``"module:function"`` naming ``f(model) -> (int64 words,
+    uint64 words)``: the workspace scratch the engine needs, for memory it keeps between
+    calls.
     """
 
     name: str
@@ -37,6 +42,7 @@ class Engine:
     models: str = ""
     fits: Callable[[Model], bool] | None = None
     origin: str = ""
+    scratch: str = ""
 
 
 def all_engines() -> dict[str, Engine]:
@@ -82,3 +88,16 @@ def with_engine(model: Model, name: str | None) -> Model:
         raise UnknownNameError(f"engine {name!r} cannot search this puzzle; it searches "
                                f"{engine.models or 'other models'}")
     return model.with_engine(name)
+
+
+def workspace_for(model: Model) -> Workspace:
+    """A workspace for searching ``model``: with the scratch its engine asks for, if any."""
+    from csolve.kernels.workspace import new_workspace
+
+    if model.engine:
+        scratch = get_engine(model.engine).scratch
+        if scratch:
+            module, _, func = scratch.partition(":")
+            i64, u64 = getattr(import_module(module), func)(model)
+            return new_workspace(model.n_cells, int(i64), int(u64))
+    return new_workspace(model.n_cells)

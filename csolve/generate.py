@@ -150,7 +150,7 @@ def reduce_clues(model: Model, solution: np.ndarray, groups: Sequence[Sequence[i
     stop at that many clues or fewer; None: until no group can be removed (minimal).
     The whole loop is one kernel call that releases the GIL.
     """
-    from csolve.kernels.workspace import new_workspace
+    from csolve.engines import workspace_for
     from csolve.search import new_ctrl
 
     n = model.n_cells
@@ -169,7 +169,7 @@ def reduce_clues(model: Model, solution: np.ndarray, groups: Sequence[Sequence[i
     sols = np.zeros((1, n), dtype=np.uint64)
     nsol = np.zeros(1, dtype=np.int64)
     stats = np.zeros(abi.STAT_SIZE, dtype=np.int64)
-    r = kernels.reduce_clues(model.kernel, new_workspace(n), stack, dirty, sp, ctrl, free,
+    r = kernels.reduce_clues(model.kernel, workspace_for(model), stack, dirty, sp, ctrl, free,
                              solution, clue, ptr, cells, int(target or 0), sols, nsol, stats)
     if r == abi.STOPPED:
         raise KeyboardInterrupt

@@ -12,11 +12,10 @@ from types import ModuleType
 
 import numpy as np
 
-from csolve.engines import engine_path
+from csolve.engines import engine_path, workspace_for
 from csolve.kernels import abi
 from csolve.kernels.compose import kernels_for
 from csolve.kernels.fastload import preload
-from csolve.kernels.workspace import new_workspace
 from csolve.model import Model
 from csolve.rules import kernel_paths
 
@@ -48,7 +47,7 @@ class SearchState:
         self.kernels = kernels or kernels_for_model(model)
         n = model.n_cells
         cap = stack_capacity or n + 16
-        self.ws = new_workspace(n)
+        self.ws = workspace_for(model)
         self.stack = np.zeros((cap, n), dtype=np.uint64)
         self.dirty = np.zeros(cap, dtype=np.int64)
         self.sp = np.zeros(1, dtype=np.int64)
@@ -144,9 +143,10 @@ class BatchScratch:
     """What one caller of the batch kernel owns: a workspace, a node stack grown on demand,
     and the kernel's small buffers - allocated once, reused for every puzzle."""
 
-    def __init__(self, n_cells: int) -> None:
+    def __init__(self, model: Model) -> None:
+        n_cells = model.n_cells
         cap = n_cells + 16
-        self.ws = new_workspace(n_cells)
+        self.ws = workspace_for(model)
         self.stack = np.zeros((cap, n_cells), dtype=np.uint64)
         self.dirty = np.zeros(cap, dtype=np.int64)
         self.sp = np.zeros(1, dtype=np.int64)

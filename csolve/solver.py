@@ -196,7 +196,7 @@ def _solve_group(ptype, puzzles, model, inits, limit, timeout, ctrl, progress, d
     sols = np.zeros((n_puzzles, n), dtype=np.uint64)
     counts = np.zeros(n_puzzles, dtype=np.int64)
     stats = np.zeros((n_puzzles, abi.STAT_SIZE), dtype=np.int64)
-    scratch = BatchScratch(n)
+    scratch = BatchScratch(model)
     ctrl[abi.CTRL_DONE] = 0
     ctrl[abi.CTRL_SKIP] = 0
     watch = {"current": -1, "since": time.monotonic()}

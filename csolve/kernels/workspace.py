@@ -19,14 +19,17 @@ Workspace = namedtuple(
 )
 
 
-def new_workspace(n_cells: int, scratch: int = 256) -> Workspace:
+def new_workspace(n_cells: int, scratch: int = 256, scratch_u64: int | None = None) -> Workspace:
+    """Scratch arrays of at least ``n_cells`` words each; an engine that keeps memory between
+    calls asks for more (see :func:`csolve.engines.workspace_for`)."""
     size = max(scratch, n_cells)
+    size_u64 = max(size if scratch_u64 is None else scratch_u64, n_cells)
     return Workspace(
         cur=np.zeros(n_cells, dtype=np.uint64),
         queue=np.zeros(n_cells, dtype=np.uint32),
         inq=np.zeros(n_cells, dtype=np.uint8),
         qlen=np.zeros(1, dtype=np.int64),
         counters=np.zeros(8, dtype=np.int64),
-        scratch_u64=np.zeros(size, dtype=np.uint64),
+        scratch_u64=np.zeros(size_u64, dtype=np.uint64),
         scratch_i64=np.zeros(size, dtype=np.int64),
     )

@@ -1,0 +1,983 @@
+"""The ``learning`` engine: conflict-driven clause learning (CDCL) over all-different models.
+
+Depth-first search forgets why a branch failed, so on puzzles whose dead ends share a cause
+(Frisch's minimal 25x25 Sudokus) it meets the same contradiction millions of times. This
+engine learns a clause from every contradiction, the way SAT solvers do:
+
+    literal x[c, v]: "cell c holds value v"; a search state fixes some of them
+    propagate: a true x[c, v] makes every other value of c and v in every peer of c false;
+               a cell with one value left, or a required value with one place left in a
+               group, becomes true; a learned clause with one literal left makes it true
+    conflict:  find the first cut of the implication graph (first UIP), learn its clause,
+               jump back to the second-highest level in it and assert its last literal
+    decide:    the unassigned literal of highest activity (VSIDS), with its last value
+    restart:   when recent clauses' LBD (glue) runs high against the long-run average
+
+The problem's clauses are never stored: "one value per cell" and "each value once per
+group" are the model's masks, updated with the assignment; only learned clauses live in the
+clause arena (two watched literals each). A reason is a (kind, data) pair the analysis
+expands on demand.
+
+Contract with the core (the same as :func:`csolve.kernels.search_template.search`): the
+engine pops a node (one candidate mask per cell) and returns in bounded time. Its memory -
+trail, clause arena, activities - lives in the workspace's scratch arrays and survives
+between calls: a node handed back unfinished is resumed where it stopped when it comes
+back, and any node inside the one the clauses were learned for (every child below) starts
+with those clauses. A solution ends its node: the rest of the node, split on the
+solution's decisions (``N∧¬d1``, ``N∧d1∧¬d2``, ...), goes back on the stack as ordinary
+nodes, so counting, ``--all`` and work sharing lose and repeat nothing.
+"""
+
+from collections import namedtuple
+
+import numpy as np
+
+from csolve.kernels.abi import (
+    BUDGET,
+    CTRL_STOP,
+    CTRL_WANT_WORK,
+    EXHAUSTED,
+    LIMIT,
+    SOLUTIONS_FULL,
+    STACK_FULL,
+    STAT_BACKTRACKS,
+    STAT_GUESSES,
+    STAT_NODES,
+    STAT_PASSES,
+    STAT_SOLUTIONS,
+    STOPPED,
+    WORK_REQUESTED,
+)
+from csolve.kernels.bits import kernel, lowbit_index
+
+# reason kinds: why a literal holds (data says which clause of that kind)
+NONE, CELL, GROUP, PAIR, LEARNT = 0, 1, 2, 3, 4
+KIND_SHIFT = 40
+
+# scalar slots in ``s.sc``
+TRAIL, QHEAD, LEVEL, NCLAUSES, ARENA_LEN, CONFLICTS, HEAP, STAMP = 0, 1, 2, 3, 4, 5, 6, 7
+NEXT_REDUCE, REDUCES, CONFL_VAR, MODE, VAR_INC, EMA_FAST, EMA_SLOW, SINCE = (
+    8, 9, 10, 11, 12, 13, 14, 15)
+NASSUME = 16
+SC_SIZE = 32
+
+# MODE: what the memory holds
+EMPTY = 0  # nothing usable
+CLAUSES = 1  # clauses learned for ``root``; level 0 holds root's facts
+RUNNING = 2  # and a search of ``node`` (inside root) is under way
+
+ACT_LIMIT = 1 << 56
+REDUCE_FIRST = 2000
+REDUCE_STEP = 300
+
+State = namedtuple("State", [
+    "sc", "assign", "level", "rkind", "rdata", "trail", "trail_lim", "act", "heap", "hpos",
+    "phase", "seen", "stamp", "toclear", "mstack", "todo", "buf", "assume",
+    "cl_start", "cl_size", "cl_lbd", "cl_used", "cl_aux", "cl_map",
+    "w_head", "w_next", "arena", "cg_pos",
+    "dom", "place", "root", "node",
+])
+
+
+@kernel
+def arena_words(nv):
+    """Room for learned literals: enough for tens of thousands of clauses on 25x25."""
+    return min(1 << 22, max(1 << 14, 64 * nv))
+
+
+@kernel
+def clause_cap(nv):
+    return arena_words(nv) // 16 + 64
+
+
+@kernel
+def i64_words(n_cells, n_values, n_memberships):
+    nv = n_cells * n_values
+    cap = clause_cap(nv)
+    return (SC_SIZE + 16 * (nv + 2) + nv + n_values + 64 + 6 * cap + 2 * nv + 2 * cap
+            + arena_words(nv) + n_memberships)
+
+
+@kernel
+def u64_words(n_cells, n_values, n_groups):
+    return 3 * n_cells + n_groups * n_values
+
+
+@kernel
+def _views(ws, m):
+    """The engine's arrays, carved out of the workspace's scratch (no allocation)."""
+    nc = ws.cur.shape[0]
+    V = m.n_values
+    nv = nc * V
+    cap = clause_cap(nv)
+    a = ws.scratch_i64
+    o = 0
+    sc = a[o:o + SC_SIZE]
+    o += SC_SIZE
+    assign = a[o:o + nv]
+    o += nv
+    level = a[o:o + nv]
+    o += nv
+    rkind = a[o:o + nv]
+    o += nv
+    rdata = a[o:o + nv]
+    o += nv
+    trail = a[o:o + nv]
+    o += nv
+    trail_lim = a[o:o + nv + 1]
+    o += nv + 2
+    act = a[o:o + nv]
+    o += nv
+    heap = a[o:o + nv]
+    o += nv
+    hpos = a[o:o + nv]
+    o += nv
+    phase = a[o:o + nv]
+    o += nv
+    seen = a[o:o + nv]
+    o += nv
+    stamp = a[o:o + nv + 2]
+    o += nv + 2
+    toclear = a[o:o + nv + 2]
+    o += nv + 2
+    mstack = a[o:o + nv + 2]
+    o += nv + 2
+    todo = a[o:o + nv + 2]
+    o += nv + 2
+    buf = a[o:o + nv + V + 64]
+    o += nv + V + 64
+    assume = a[o:o + nv]
+    o += nv
+    cl_start = a[o:o + cap]
+    o += cap
+    cl_size = a[o:o + cap]
+    o += cap
+    cl_lbd = a[o:o + cap]
+    o += cap
+    cl_used = a[o:o + cap]
+    o += cap
+    cl_aux = a[o:o + cap]
+    o += cap
+    cl_map = a[o:o + cap]
+    o += cap
+    w_head = a[o:o + 2 * nv]
+    o += 2 * nv
+    w_next = a[o:o + 2 * cap]
+    o += 2 * cap
+    arena = a[o:o + arena_words(nv)]
+    o += arena_words(nv)
+    cg_pos = a[o:o + m.cell_groups.shape[0]]
+    u = ws.scratch_u64
+    ng = m.group_ptr.shape[0] - 1
+    dom = u[0:nc]
+    place = u[nc:nc + ng * V]
+    root = u[nc + ng * V:2 * nc + ng * V]
+    node = u[2 * nc + ng * V:3 * nc + ng * V]
+    return State(sc, assign, level, rkind, rdata, trail, trail_lim, act, heap, hpos, phase,
+                 seen, stamp, toclear, mstack, todo, buf, assume, cl_start, cl_size, cl_lbd,
+                 cl_used, cl_aux, cl_map, w_head, w_next, arena, cg_pos, dom, place, root,
+                 node)
+
+
+# --- the activity heap (VSIDS) ---------------------------------------------------------
+
+@kernel
+def _heap_up(s, i):
+    h = s.heap
+    x = h[i]
+    a = s.act[x]
+    while i > 0:
+        p = (i - 1) >> 1
+        if s.act[h[p]] >= a:
+            break
+        h[i] = h[p]
+        s.hpos[h[i]] = i
+        i = p
+    h[i] = x
+    s.hpos[x] = i
+
+
+@kernel
+def _heap_down(s, i):
+    h = s.heap
+    n = s.sc[HEAP]
+    x = h[i]
+    a = s.act[x]
+    while True:
+        c = 2 * i + 1
+        if c >= n:
+            break
+        if c + 1 < n and s.act[h[c + 1]] > s.act[h[c]]:
+            c += 1
+        if s.act[h[c]] <= a:
+            break
+        h[i] = h[c]
+        s.hpos[h[i]] = i
+        i = c
+    h[i] = x
+    s.hpos[x] = i
+
+
+@kernel
+def _heap_insert(s, x):
+    if s.hpos[x] >= 0:
+        return
+    n = s.sc[HEAP]
+    s.heap[n] = x
+    s.hpos[x] = n
+    s.sc[HEAP] = n + 1
+    _heap_up(s, n)
+
+
+@kernel
+def _heap_pop(s):
+    n = s.sc[HEAP] - 1
+    x = s.heap[0]
+    s.hpos[x] = -1
+    s.sc[HEAP] = n
+    if n > 0:
+        s.heap[0] = s.heap[n]
+        s.hpos[s.heap[0]] = 0
+        _heap_down(s, 0)
+    return x
+
+
+@kernel
+def _bump(s, x):
+    s.act[x] += s.sc[VAR_INC]
+    if s.act[x] > ACT_LIMIT:
+        for i in range(s.act.shape[0]):
+            s.act[i] >>= 40
+        s.sc[VAR_INC] = max(1, s.sc[VAR_INC] >> 40)
+    if s.hpos[x] >= 0:
+        _heap_up(s, s.hpos[x])
+
+
+# --- assignment -------------------------------------------------------------------------
+
+@kernel
+def _assign(s, m, V, x, val, kind, data):
+    """Make literal x true (val 1) or false (val -1) and update the cell and group masks."""
+    s.assign[x] = val
+    s.level[x] = s.sc[LEVEL]
+    s.rkind[x] = kind
+    s.rdata[x] = data
+    t = s.sc[TRAIL]
+    s.trail[t] = x
+    s.sc[TRAIL] = t + 1
+    if val < 0:
+        c = x // V
+        v = x - c * V
+        bit = np.uint64(1) << np.uint64(v)
+        s.dom[c] &= ~bit
+        for k in range(m.cell_group_ptr[c], m.cell_group_ptr[c + 1]):
+            g = m.cell_groups[k]
+            s.place[g * V + v] &= ~(np.uint64(1) << np.uint64(s.cg_pos[k]))
+
+
+@kernel
+def _backtrack(s, m, V, lvl):
+    """Undo every assignment above decision level ``lvl``, saving their values as phases."""
+    if s.sc[LEVEL] <= lvl:
+        return
+    lim = s.trail_lim[lvl]
+    for t in range(s.sc[TRAIL] - 1, lim - 1, -1):
+        x = s.trail[t]
+        if s.assign[x] < 0:
+            c = x // V
+            v = x - c * V
+            s.dom[c] |= np.uint64(1) << np.uint64(v)
+            for k in range(m.cell_group_ptr[c], m.cell_group_ptr[c + 1]):
+                g = m.cell_groups[k]
+                s.place[g * V + v] |= np.uint64(1) << np.uint64(s.cg_pos[k])
+        s.phase[x] = s.assign[x]
+        s.assign[x] = 0
+        _heap_insert(s, x)
+    s.sc[TRAIL] = lim
+    if s.sc[QHEAD] > lim:
+        s.sc[QHEAD] = lim
+    s.sc[LEVEL] = lvl
+
+
+@kernel
+def _new_level(s):
+    s.trail_lim[s.sc[LEVEL]] = s.sc[TRAIL]
+    s.sc[LEVEL] += 1
+
+
+@kernel
+def _lit_false(s, lit):
+    return s.assign[lit >> 1] == (1 if (lit & 1) else -1)
+
+
+@kernel
+def _lit_true(s, lit):
+    return s.assign[lit >> 1] == (-1 if (lit & 1) else 1)
+
+
+@kernel
+def _conflict(kind, data):
+    return (kind << KIND_SHIFT) + data
+
+
+# --- propagation ------------------------------------------------------------------------
+
+@kernel
+def _propagate(s, m, V):
+    """Unit propagation to a fixpoint; -1, or the conflict as ``kind << 40 | data``."""
+    one = np.uint64(1)
+    while s.sc[QHEAD] < s.sc[TRAIL]:
+        x = s.trail[s.sc[QHEAD]]
+        s.sc[QHEAD] += 1
+        c = x // V
+        v = x - c * V
+        bit = one << np.uint64(v)
+        if s.assign[x] > 0:
+            d = s.dom[c] & ~bit
+            while d:
+                y = c * V + lowbit_index(d)
+                d &= d - one
+                if s.assign[y] > 0:
+                    s.sc[CONFL_VAR] = y
+                    return _conflict(PAIR, x)
+                _assign(s, m, V, y, -1, PAIR, x)
+            for k in range(m.peer_ptr[c], m.peer_ptr[c + 1]):
+                p = m.peers[k]
+                if s.dom[p] & bit:
+                    y = p * V + v
+                    if s.assign[y] > 0:
+                        s.sc[CONFL_VAR] = y
+                        return _conflict(PAIR, x)
+                    _assign(s, m, V, y, -1, PAIR, x)
+            lit = 2 * x + 1  # "x is false" has just become false
+        else:
+            d = s.dom[c]
+            if d == 0:
+                return _conflict(CELL, c)
+            if (d & (d - one)) == 0:
+                y = c * V + lowbit_index(d)
+                if s.assign[y] == 0:
+                    _assign(s, m, V, y, 1, CELL, c)
+            for k in range(m.cell_group_ptr[c], m.cell_group_ptr[c + 1]):
+                g = m.cell_groups[k]
+                if (m.group_required[g] & bit) == 0:
+                    continue
+                pm = s.place[g * V + v]
+                if pm == 0:
+                    return _conflict(GROUP, g * V + v)
+                if (pm & (pm - one)) == 0:
+                    y = m.group_cells[m.group_ptr[g] + lowbit_index(pm)] * V + v
+                    if s.assign[y] == 0:
+                        _assign(s, m, V, y, 1, GROUP, g * V + v)
+            lit = 2 * x
+        r = _propagate_watches(s, m, V, lit)
+        if r >= 0:
+            return r
+    return -1
+
+
+@kernel
+def _propagate_watches(s, m, V, lit):
+    """Visit the learned clauses watching ``lit``, which has just become false."""
+    ar = s.arena
+    prev = -1
+    w = s.w_head[lit]
+    while w >= 0:
+        nxt = s.w_next[w]
+        ci = w >> 1
+        st = s.cl_start[ci]
+        if ar[st] == lit:  # keep the false watch second
+            ar[st] = ar[st + 1]
+            ar[st + 1] = lit
+        first = ar[st]
+        if _lit_true(s, first):
+            prev = w
+            w = nxt
+            continue
+        moved = False
+        for k in range(st + 2, st + s.cl_size[ci]):
+            other = ar[k]
+            if not _lit_false(s, other):
+                ar[st + 1] = other
+                ar[k] = lit
+                if prev < 0:
+                    s.w_head[lit] = nxt
+                else:
+                    s.w_next[prev] = nxt
+                s.w_next[w] = s.w_head[other]
+                s.w_head[other] = w
+                moved = True
+                break
+        if moved:
+            w = nxt
+            continue
+        prev = w
+        w = nxt
+        if _lit_false(s, first):
+            return _conflict(LEARNT, ci)
+        _assign(s, m, V, first >> 1, -1 if (first & 1) else 1, LEARNT, ci)
+    return -1
+
+
+# --- conflict analysis ------------------------------------------------------------------
+
+@kernel
+def _reason_vars(s, m, V, kind, data, skip, buf):
+    """The literals (as variables) of the clause ``(kind, data)`` other than ``skip``."""
+    n = 0
+    if kind == CELL:
+        for w in range(V):
+            y = data * V + w
+            if y != skip:
+                buf[n] = y
+                n += 1
+    elif kind == GROUP:
+        g = data // V
+        v = data - g * V
+        for k in range(m.group_ptr[g], m.group_ptr[g + 1]):
+            y = m.group_cells[k] * V + v
+            if y != skip:
+                buf[n] = y
+                n += 1
+    elif kind == PAIR:
+        if data != skip:
+            buf[n] = data
+            n += 1
+    elif kind == LEARNT:
+        s.cl_used[data] = 1
+        st = s.cl_start[data]
+        for k in range(st, st + s.cl_size[data]):
+            y = s.arena[k] >> 1
+            if y != skip:
+                buf[n] = y
+                n += 1
+    return n
+
+
+@kernel
+def _negation(s, y):
+    """The literal over variable y that is false now."""
+    return 2 * y + (1 if s.assign[y] > 0 else 0)
+
+
+@kernel
+def _analyze(s, m, V, confl):
+    """First-UIP learning with recursive minimization. The clause goes to ``s.toclear``
+    (asserting literal first, then the one of highest level); returns (size, jump level)."""
+    kind = confl >> KIND_SHIFT
+    data = confl & ((1 << KIND_SHIFT) - 1)
+    buf = s.buf
+    out = s.toclear
+    dl = s.sc[LEVEL]
+    if kind == PAIR:
+        buf[0] = data
+        buf[1] = s.sc[CONFL_VAR]
+        nb = 2
+    else:
+        nb = _reason_vars(s, m, V, kind, data, -1, buf)
+    n = 1
+    pending = 0
+    t = s.sc[TRAIL] - 1
+    while True:
+        for i in range(nb):
+            y = buf[i]
+            if s.seen[y] == 0 and s.level[y] > 0:
+                s.seen[y] = 1
+                _bump(s, y)
+                if s.level[y] >= dl:
+                    pending += 1
+                else:
+                    out[n] = _negation(s, y)
+                    n += 1
+        while s.seen[s.trail[t]] == 0:
+            t -= 1
+        p = s.trail[t]
+        t -= 1
+        s.seen[p] = 0
+        pending -= 1
+        if pending == 0:
+            out[0] = _negation(s, p)
+            break
+        nb = _reason_vars(s, m, V, s.rkind[p], s.rdata[p], p, buf)
+    n = _minimize(s, m, V, n)
+    bl = 0
+    if n > 1:
+        hi = 1
+        for i in range(1, n):
+            lv = s.level[out[i] >> 1]
+            if lv > bl:
+                bl = lv
+                hi = i
+        tmp = out[1]
+        out[1] = out[hi]
+        out[hi] = tmp
+    return n, bl
+
+
+@kernel
+def _minimize(s, m, V, n):
+    """Drop the literals that the rest of the clause implies (MiniSat's recursive
+    minimization) and clear every ``seen`` mark; returns the new size."""
+    out = s.toclear
+    marked = s.mstack  # every variable marked: the clause's, then those proved implied
+    todo = s.todo
+    nmarked = 0
+    levels = 0
+    for i in range(1, n):
+        marked[nmarked] = out[i] >> 1
+        nmarked += 1
+        levels |= 1 << (s.level[out[i] >> 1] & 63)
+    j = 1
+    for i in range(1, n):
+        y = out[i] >> 1
+        implied = s.rkind[y] != NONE
+        if implied:
+            undo = nmarked
+            top = 0
+            todo[top] = y
+            top += 1
+            while top > 0 and implied:
+                top -= 1
+                q = todo[top]
+                nb = _reason_vars(s, m, V, s.rkind[q], s.rdata[q], q, s.buf)
+                for k in range(nb):
+                    z = s.buf[k]
+                    if s.seen[z] != 0 or s.level[z] == 0:
+                        continue
+                    if s.rkind[z] != NONE and ((1 << (s.level[z] & 63)) & levels) != 0:
+                        s.seen[z] = 1
+                        marked[nmarked] = z
+                        nmarked += 1
+                        todo[top] = z
+                        top += 1
+                    else:
+                        for u in range(undo, nmarked):
+                            s.seen[marked[u]] = 0
+                        nmarked = undo
+                        implied = False
+                        break
+        if not implied:
+            out[j] = out[i]
+            j += 1
+    for u in range(nmarked):
+        s.seen[marked[u]] = 0
+    return j
+
+
+@kernel
+def _lbd(s, n):
+    """Distinct decision levels in the learned clause (its "glue")."""
+    s.sc[STAMP] += 1
+    mark = s.sc[STAMP]
+    count = 0
+    for i in range(n):
+        lv = s.level[s.toclear[i] >> 1]
+        if s.stamp[lv] != mark:
+            s.stamp[lv] = mark
+            count += 1
+    return count
+
+
+# --- the clause store ------------------------------------------------------------------
+
+@kernel
+def _watch(s, ci):
+    st = s.cl_start[ci]
+    for k in range(2):
+        w = 2 * ci + k
+        lit = s.arena[st + k]
+        s.w_next[w] = s.w_head[lit]
+        s.w_head[lit] = w
+
+
+@kernel
+def _add_clause(s, n, lbd):
+    ci = s.sc[NCLAUSES]
+    st = s.sc[ARENA_LEN]
+    for i in range(n):
+        s.arena[st + i] = s.toclear[i]
+    s.cl_start[ci] = st
+    s.cl_size[ci] = n
+    s.cl_lbd[ci] = lbd
+    s.cl_used[ci] = 0
+    s.sc[NCLAUSES] = ci + 1
+    s.sc[ARENA_LEN] = st + n
+    _watch(s, ci)
+    return ci
+
+
+@kernel
+def _select(a, n, k):
+    """The k-th smallest of ``a[:n]`` (quickselect; reorders ``a``)."""
+    lo = 0
+    hi = n - 1
+    while lo < hi:
+        pivot = a[(lo + hi) >> 1]
+        i = lo
+        j = hi
+        while i <= j:
+            while a[i] < pivot:
+                i += 1
+            while a[j] > pivot:
+                j -= 1
+            if i <= j:
+                t = a[i]
+                a[i] = a[j]
+                a[j] = t
+                i += 1
+                j -= 1
+        if k <= j:
+            hi = j
+        elif k >= i:
+            lo = i
+        else:
+            break
+    return a[k]
+
+
+@kernel
+def _reduce(s, everything):
+    """Forget about half of the learned clauses: those of highest glue not used since the
+    last reduction (all but the reasons of current assignments when ``everything``)."""
+    nc = s.sc[NCLAUSES]
+    locked = s.cl_aux
+    for ci in range(nc):
+        locked[ci] = 0
+    for t in range(s.sc[TRAIL]):
+        x = s.trail[t]
+        if s.rkind[x] == LEARNT:
+            locked[s.rdata[x]] = 1
+    glue = s.cl_map
+    count = 0
+    for ci in range(nc):
+        if s.cl_lbd[ci] > 2 and s.cl_used[ci] == 0:
+            glue[count] = s.cl_lbd[ci]
+            count += 1
+    threshold = _select(glue, count, count // 2) if count > 0 else 1 << 40
+    j = 0
+    pos = 0
+    for ci in range(nc):
+        keep = locked[ci] != 0
+        if not keep and not everything:
+            lbd = s.cl_lbd[ci]
+            keep = lbd <= 2 or s.cl_used[ci] != 0 or lbd < threshold
+        s.cl_map[ci] = -1
+        if keep:
+            st = s.cl_start[ci]
+            sz = s.cl_size[ci]
+            for k in range(sz):
+                s.arena[pos + k] = s.arena[st + k]
+            s.cl_start[j] = pos
+            s.cl_size[j] = sz
+            s.cl_lbd[j] = s.cl_lbd[ci]
+            s.cl_used[j] = 0
+            s.cl_map[ci] = j
+            pos += sz
+            j += 1
+    s.sc[NCLAUSES] = j
+    s.sc[ARENA_LEN] = pos
+    for t in range(s.sc[TRAIL]):
+        x = s.trail[t]
+        if s.rkind[x] == LEARNT:
+            s.rdata[x] = s.cl_map[s.rdata[x]]
+    for i in range(s.w_head.shape[0]):
+        s.w_head[i] = -1
+    for ci in range(j):
+        _watch(s, ci)
+    s.sc[REDUCES] += 1
+    s.sc[NEXT_REDUCE] = s.sc[CONFLICTS] + REDUCE_FIRST + REDUCE_STEP * s.sc[REDUCES]
+
+
+# --- starting a node ---------------------------------------------------------------------
+
+@kernel
+def _fresh(s, m, V, node):
+    """Forget everything and take ``node`` as the root; False if it is contradictory."""
+    nc = node.shape[0]
+    nv = nc * V
+    for i in range(SC_SIZE):
+        s.sc[i] = 0
+    s.sc[VAR_INC] = 1 << 10
+    s.sc[NEXT_REDUCE] = REDUCE_FIRST
+    for g in range(m.group_ptr.shape[0] - 1):
+        lo = m.group_ptr[g]
+        for i in range(m.group_ptr[g + 1] - lo):
+            c = m.group_cells[lo + i]
+            for k in range(m.cell_group_ptr[c], m.cell_group_ptr[c + 1]):
+                if m.cell_groups[k] == g:
+                    s.cg_pos[k] = i
+        size = m.group_ptr[g + 1] - lo
+        full = ~np.uint64(0) if size >= 64 else (np.uint64(1) << np.uint64(size)) - np.uint64(1)
+        for v in range(V):
+            s.place[g * V + v] = full
+    every = ~np.uint64(0) if V >= 64 else (np.uint64(1) << np.uint64(V)) - np.uint64(1)
+    for c in range(nc):
+        s.dom[c] = every
+        s.root[c] = node[c]
+    for x in range(nv):
+        s.assign[x] = 0
+        s.act[x] = 0
+        s.phase[x] = -1
+        s.seen[x] = 0
+        s.hpos[x] = -1
+    for i in range(s.stamp.shape[0]):
+        s.stamp[i] = 0
+    for i in range(s.w_head.shape[0]):
+        s.w_head[i] = -1
+    for x in range(nv):
+        _heap_insert(s, x)
+    for c in range(nc):
+        for v in range(V):
+            if (node[c] >> np.uint64(v)) & np.uint64(1) == 0:
+                _assign(s, m, V, c * V + v, -1, NONE, 0)
+    for c in range(nc):
+        d = node[c]
+        if d != 0 and (d & (d - np.uint64(1))) == 0:
+            y = c * V + lowbit_index(d)
+            if s.assign[y] == 0:
+                _assign(s, m, V, y, 1, NONE, 0)
+    s.sc[MODE] = CLAUSES
+    return _propagate(s, m, V) < 0
+
+
+@kernel
+def _inside(a, b):
+    """Every candidate of ``a`` is one of ``b``."""
+    for c in range(a.shape[0]):
+        if a[c] & ~b[c]:
+            return False
+    return True
+
+
+@kernel
+def _same(a, b):
+    for c in range(a.shape[0]):
+        if a[c] != b[c]:
+            return False
+    return True
+
+
+@kernel
+def _assume(s, V, node):
+    """Search ``node`` inside the root: what it adds to the root becomes assumptions,
+    decided one per level first, so nothing learned depends on them."""
+    n = 0
+    for c in range(node.shape[0]):
+        extra = s.root[c] & ~node[c]
+        if extra == 0:
+            continue
+        d = node[c]
+        if d != 0 and (d & (d - np.uint64(1))) == 0:
+            s.assume[n] = 2 * (c * V + lowbit_index(d))
+            n += 1
+            continue
+        while extra:
+            s.assume[n] = 2 * (c * V + lowbit_index(extra)) + 1
+            n += 1
+            extra &= extra - np.uint64(1)
+    s.sc[NASSUME] = n
+
+
+@kernel
+def _start(s, m, V, node):
+    """Set the memory up to search ``node``; False when it has no solution at the root."""
+    mode = s.sc[MODE]
+    if mode == RUNNING and _same(node, s.node):
+        return True
+    for c in range(node.shape[0]):
+        s.node[c] = node[c]
+        if node[c] == 0:
+            s.sc[MODE] = CLAUSES if mode != EMPTY else EMPTY
+            return False
+    if mode != EMPTY and _inside(node, s.root):
+        _backtrack(s, m, V, 0)
+        s.sc[NASSUME] = 0
+        if s.sc[QHEAD] < s.sc[TRAIL] and _propagate(s, m, V) >= 0:
+            return False
+    elif not _fresh(s, m, V, node):
+        s.sc[MODE] = EMPTY
+        return False
+    _assume(s, V, node)
+    s.sc[EMA_FAST] = 0
+    s.sc[SINCE] = 0
+    s.sc[MODE] = RUNNING
+    return True
+
+
+# --- after a conflict ------------------------------------------------------------------
+
+@kernel
+def _learn(s, m, V, confl):
+    """Analyze a conflict above level 0, jump back and assert the learned clause."""
+    nv = s.assign.shape[0]
+    n, jump = _analyze(s, m, V, confl)
+    lbd = _lbd(s, n)
+    _backtrack(s, m, V, jump)
+    if n > 1 and (s.sc[NCLAUSES] >= s.cl_start.shape[0] - 1
+                  or s.sc[ARENA_LEN] + n > s.arena.shape[0]):
+        _reduce(s, s.sc[ARENA_LEN] + n + nv > s.arena.shape[0])
+    lit = s.toclear[0]
+    if n == 1:
+        _assign(s, m, V, lit >> 1, -1 if (lit & 1) else 1, NONE, 0)
+    else:
+        ci = _add_clause(s, n, lbd)
+        _assign(s, m, V, lit >> 1, -1 if (lit & 1) else 1, LEARNT, ci)
+    s.sc[VAR_INC] += s.sc[VAR_INC] // 19  # activities decay by 0.95
+    if s.sc[VAR_INC] > ACT_LIMIT:
+        for i in range(nv):
+            s.act[i] >>= 40
+        s.sc[VAR_INC] = max(1, s.sc[VAR_INC] >> 40)
+    # glue averages in 16.16 fixed point: fast (32 conflicts) and slow (4096)
+    s.sc[EMA_FAST] += ((lbd << 16) - s.sc[EMA_FAST]) >> 5
+    s.sc[EMA_SLOW] += ((lbd << 16) - s.sc[EMA_SLOW]) >> 12
+    s.sc[SINCE] += 1
+    if s.sc[CONFLICTS] >= s.sc[NEXT_REDUCE]:
+        _reduce(s, False)
+
+
+@kernel
+def _decide(s, m, V):
+    """Open a level for the next assumption or the most active free literal.
+    Returns 1 (decided), 0 (every literal assigned: a solution), -1 (an assumption fails)."""
+    while s.sc[LEVEL] < s.sc[NASSUME]:
+        lit = s.assume[s.sc[LEVEL]]
+        if _lit_true(s, lit):
+            _new_level(s)
+            continue
+        if _lit_false(s, lit):
+            return -1
+        _new_level(s)
+        _assign(s, m, V, lit >> 1, -1 if (lit & 1) else 1, NONE, 0)
+        return 1
+    while s.sc[HEAP] > 0:
+        x = _heap_pop(s)
+        if s.assign[x] == 0:
+            _new_level(s)
+            _assign(s, m, V, x, s.phase[x], NONE, 0)
+            return 1
+    return 0
+
+
+@kernel
+def _push_rest(s, V, acc, stack, dirty, sp):
+    """Push the node minus its solution, split on the decisions above the assumptions:
+    ``node∧¬d1``, ``node∧d1∧¬d2``, ... (empty ones left out); ``acc`` is scratch."""
+    first = s.sc[NASSUME]
+    last = s.sc[LEVEL]
+    nc = s.node.shape[0]
+    for c in range(nc):
+        acc[c] = s.node[c]
+    for lv in range(first, last):
+        x = s.trail[s.trail_lim[lv]]
+        c = x // V
+        bit = np.uint64(1) << np.uint64(x - c * V)
+        true = s.assign[x] > 0
+        rest = acc[c] & ~bit if true else acc[c] & bit
+        if rest != 0:
+            top = sp[0]
+            for i in range(nc):
+                stack[top, i] = acc[i]
+            stack[top, c] = rest
+            dirty[top] = -1
+            sp[0] = top + 1
+        acc[c] = bit if true else acc[c] & ~bit
+
+
+# --- the engine --------------------------------------------------------------------------
+
+@kernel
+def search(m, ws, stack, dirty, sp, ctrl, limit, stream, max_nodes, sols, nsol, stats):
+    """Search the nodes on ``stack[:sp[0]]`` by clause learning; return a code from ``abi``.
+
+    Same contract as the generic search: ``max_nodes`` bounds the conflicts and decisions
+    of one call, and every node is on the stack, as candidate masks, whenever it returns.
+    """
+    s = _views(ws, m)
+    V = m.n_values
+    nodes = 0
+    live = False
+    while True:
+        if not live:
+            if sp[0] == 0:
+                return EXHAUSTED
+            if ctrl[CTRL_STOP] != 0:
+                return STOPPED
+            if nodes >= max_nodes:
+                return BUDGET
+            if ctrl[CTRL_WANT_WORK] != 0 and sp[0] >= 2:
+                return WORK_REQUESTED
+            sp[0] -= 1
+            if not _start(s, m, V, stack[sp[0]]):
+                stats[STAT_NODES] += 1
+                stats[STAT_BACKTRACKS] += 1
+                continue
+            live = True
+        if (ctrl[CTRL_STOP] != 0 or nodes >= max_nodes
+                or (ctrl[CTRL_WANT_WORK] != 0 and sp[0] >= 1)):
+            top = sp[0]  # hand the node back; it resumes here if it comes back
+            for i in range(s.node.shape[0]):
+                stack[top, i] = s.node[i]
+            dirty[top] = -1
+            sp[0] = top + 1
+            if ctrl[CTRL_STOP] != 0:
+                return STOPPED
+            if nodes >= max_nodes:
+                return BUDGET
+            return WORK_REQUESTED
+        nodes += 1
+        stats[STAT_NODES] += 1
+        stats[STAT_PASSES] += 1
+        confl = _propagate(s, m, V)
+        if confl >= 0:
+            s.sc[CONFLICTS] += 1
+            stats[STAT_BACKTRACKS] += 1
+            if s.sc[LEVEL] == 0:  # the root itself has no solution
+                s.sc[MODE] = EMPTY
+                live = False
+                continue
+            _learn(s, m, V, confl)
+            continue
+        if s.sc[SINCE] >= 50 and s.sc[EMA_FAST] * 4 > s.sc[EMA_SLOW] * 5:
+            s.sc[SINCE] = 0
+            _backtrack(s, m, V, 0)
+            continue
+        d = _decide(s, m, V)
+        if d > 0:
+            stats[STAT_GUESSES] += 1
+            continue
+        if d < 0:  # the node's own facts contradict what was learned: no solution in it
+            _backtrack(s, m, V, 0)
+            s.sc[MODE] = CLAUSES
+            live = False
+            continue
+        # every literal is assigned: a solution
+        if sp[0] + s.sc[LEVEL] - s.sc[NASSUME] + 1 > stack.shape[0]:
+            top = sp[0]
+            for i in range(s.node.shape[0]):
+                stack[top, i] = s.node[i]
+            dirty[top] = -1
+            sp[0] = top + 1
+            _backtrack(s, m, V, 0)
+            s.sc[MODE] = CLAUSES
+            return STACK_FULL
+        k = nsol[0]
+        if k < sols.shape[0]:
+            for c in range(s.node.shape[0]):
+                sols[k, c] = s.dom[c]
+        nsol[0] = k + 1
+        stats[STAT_SOLUTIONS] += 1
+        _push_rest(s, V, ws.cur, stack, dirty, sp)
+        _backtrack(s, m, V, 0)
+        s.sc[MODE] = CLAUSES
+        live = False
+        if limit > 0 and nsol[0] >= limit:
+            return LIMIT
+        if stream and nsol[0] >= sols.shape[0]:
+            return SOLUTIONS_FULL
+
+
+def scratch_words(model) -> tuple[int, int]:
+    """The workspace scratch (int64 words, uint64 words) the engine keeps its memory in."""
+    k = model.kernel
+    return (int(i64_words(model.n_cells, k.n_values, k.cell_groups.shape[0])),
+            int(u64_words(model.n_cells, k.n_values, k.group_ptr.shape[0] - 1)))

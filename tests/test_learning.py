@@ -1,0 +1,111 @@
+"""The learning (CDCL) engine: the same solutions as the generic search, nothing lost or
+repeated across budgets, stacks, backends and worker counts; every solution validated."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from csolve.engines import all_engines, with_engine
+from csolve.errors import UnknownNameError
+from csolve.solver import SolveOptions, Status, solve_batch, solve_puzzle
+
+from .conftest import PUZZLES, shared_file
+from .test_engines import MANY, _count_in_slices, blanked, parse
+
+LEARNING = "learning"
+
+
+def _count(sudoku, p, **options):
+    seen: set[bytes] = set()
+
+    def on_solution(sol):
+        assert sudoku.validate(p, sol) == []
+        seen.add(np.asarray(sol).tobytes())
+
+    r = solve_puzzle(sudoku, p, SolveOptions(limit=0, **options), on_solution=on_solution)
+    assert r.exact and r.count == len(seen)
+    return seen
+
+
+def test_registered_by_the_core_and_refused_where_it_cannot_search(sudoku):
+    engine = all_engines()[LEARNING]
+    assert engine.origin == "core" and engine.scratch
+    from csolve.puzzle import get_puzzle_type
+
+    kakuro = get_puzzle_type("kakuro")
+    path = PUZZLES / "kakuro"
+    k = kakuro.parse(next(path.iterdir()).read_text(), "k")[0]
+    with pytest.raises(UnknownNameError, match="cannot search"):
+        with_engine(kakuro.model(k), LEARNING)
+
+
+def test_counts_equal_the_generic_search(sudoku):
+    rng = np.random.default_rng(7)
+    for text in [blanked(rng, keep) for keep in (30, 26, 24)] + [MANY]:
+        (p,) = parse(sudoku, text)
+        assert _count(sudoku, p, engine=LEARNING) == _count(sudoku, p, engine="dfs")
+
+
+@pytest.mark.parametrize("max_nodes,stack_capacity", [(1, 2), (3, 4), (200, 90)])
+def test_budgets_and_small_stacks_lose_nothing(sudoku, max_nodes, stack_capacity):
+    (p,) = parse(sudoku, MANY)
+    model = with_engine(sudoku.model(p), LEARNING)
+    assert _count_in_slices(model, max_nodes, stack_capacity) == 9182
+
+
+@pytest.mark.parametrize("backend,workers", [("serial", 1), ("locked-pool", 2),
+                                             ("work-stealing", 3), ("message-passing", 2)])
+def test_every_backend_counts_the_empty_4x4_and_a_9x9(sudoku, backend, workers):
+    (empty,) = parse(sudoku, "." * 16)
+    (p,) = parse(sudoku, MANY)
+    for puzzle, expected in ((empty, 288), (p, 9182)):
+        r = solve_puzzle(sudoku, puzzle, SolveOptions(
+            limit=0, engine=LEARNING, backend=backend, workers=workers,
+            backend_options={"probe": 0.0} if backend != "serial" else {}))
+        assert r.count == expected and r.exact
+
+
+def test_unsolvable_and_limit_two(sudoku):
+    dead = "12345678." + "........9" + "." * 63  # cell 8 has no value left
+    (p,) = parse(sudoku, dead)
+    r = solve_puzzle(sudoku, p, SolveOptions(limit=1, engine=LEARNING))
+    assert r.status is Status.NO_SOLUTION
+    (q,) = parse(sudoku, MANY)
+    r = solve_puzzle(sudoku, q, SolveOptions(limit=2, engine=LEARNING))
+    assert r.status is Status.MULTIPLE and r.count == 2 and not r.exact
+    assert all(sudoku.validate(q, s) == [] for s in r.solutions)
+
+
+@pytest.mark.parametrize("name", ["16x16.txt", "16x16-generated-evil.txt", "25x25.txt",
+                                  "25x25-generated.txt"])
+def test_bundled_large_puzzles_are_unique_and_valid(sudoku, name):
+    path = PUZZLES / "sudoku" / name
+    puzzles = sudoku.parse(path.read_text(), str(path))
+    for r, p in zip(solve_batch(sudoku, puzzles, limit=2, engine=LEARNING), puzzles,
+                    strict=True):
+        assert r.status is Status.SOLVED and r.count == 1
+        assert sudoku.validate(p, r.solutions[0]) == []
+
+
+def test_shared_9x9_hard_puzzles_match_the_generic_search(sudoku):
+    path = shared_file("sudoku-9x9", "forum-hardest-5000.txt")
+    puzzles = sudoku.parse(path.read_text(), str(path))[:60]
+    fast = list(solve_batch(sudoku, puzzles, limit=2, engine=LEARNING))
+    slow = list(solve_batch(sudoku, puzzles, limit=2, engine="dfs"))
+    for a, b in zip(fast, slow, strict=True):
+        assert a.status is b.status is Status.SOLVED and a.count == b.count == 1
+        assert np.array_equal(a.solutions[0], b.solutions[0])
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32 - 1), st.integers(17, 40))
+def test_random_puzzles_count_the_same(sudoku, seed, keep):
+    rng = np.random.default_rng(seed)
+    (p,) = parse(sudoku, blanked(rng, keep))
+    a = solve_puzzle(sudoku, p, SolveOptions(limit=30, engine=LEARNING))
+    b = solve_puzzle(sudoku, p, SolveOptions(limit=30, engine="dfs"))
+    assert a.count == b.count and a.status is b.status
+    assert all(sudoku.validate(p, s) == [] for s in a.solutions)
