@@ -10,7 +10,8 @@ its fastest of R batches and the wall time is the median batch. The peers solve 
 same puzzles in the same run, one at a time (CaDiCaL incremental: one encoding, the givens as
 assumptions; CP-SAT: one model per puzzle, 1 worker). Every answer is validated. ``--engines``
 adds rows for other csolve search engines ("auto": the puzzle's own choice, which is the
-9x9 bitboard engine for 9x9; "dfs": the generic search over the default rules).
+9x9 bitboard engine for 9x9; "dfs": the generic search over the default rules; "learning":
+clause learning).
 Needs the ``bench`` extra; peers are skipped when missing. Reads ../shared/data (skips if absent).
 """
 
@@ -155,7 +156,7 @@ def bench_set(sudoku, path: Path, sample: int, peer_sample: int, limit: int, tim
         puzzles = sorted(rng.sample(puzzles, sample), key=lambda p: p.index)
     rows = []
     for engine in engines:
-        if engine != "auto" and puzzles and puzzles[0].meta["n"] != 9:
+        if engine == "dfs" and puzzles and puzzles[0].meta["n"] != 9:
             continue  # every size but 9x9 is searched by the generic engine anyway
         row = bench_csolve(sudoku, puzzles, limit, timeout, rounds,
                            None if engine == "auto" else engine)
