@@ -243,12 +243,18 @@ def _heap_pop(s):
 
 
 @kernel
+def _rescale(s):
+    """Shift every activity down before the integers overflow (the order stays)."""
+    for i in range(s.act.shape[0]):
+        s.act[i] >>= 40
+    s.sc[VAR_INC] = max(1, s.sc[VAR_INC] >> 40)
+
+
+@kernel
 def _bump(s, x):
     s.act[x] += s.sc[VAR_INC]
     if s.act[x] > ACT_LIMIT:
-        for i in range(s.act.shape[0]):
-            s.act[i] >>= 40
-        s.sc[VAR_INC] = max(1, s.sc[VAR_INC] >> 40)
+        _rescale(s)
     if s.hpos[x] >= 0:
         _heap_up(s, s.hpos[x])
 
@@ -824,9 +830,7 @@ def _learn(s, m, V, confl):
         _assign(s, m, V, lit >> 1, -1 if (lit & 1) else 1, LEARNT, ci)
     s.sc[VAR_INC] += s.sc[VAR_INC] // 19  # activities decay by 0.95
     if s.sc[VAR_INC] > ACT_LIMIT:
-        for i in range(nv):
-            s.act[i] >>= 40
-        s.sc[VAR_INC] = max(1, s.sc[VAR_INC] >> 40)
+        _rescale(s)
     # glue averages in 16.16 fixed point: fast (32 conflicts) and slow (4096)
     s.sc[EMA_FAST] += ((lbd << 16) - s.sc[EMA_FAST]) >> 5
     s.sc[EMA_SLOW] += ((lbd << 16) - s.sc[EMA_SLOW]) >> 12
@@ -883,6 +887,16 @@ def _push_rest(s, V, acc, stack, dirty, sp):
         acc[c] = bit if true else acc[c] & ~bit
 
 
+@kernel
+def _hand_back(s, stack, dirty, sp):
+    """Push the node being searched back, as cell masks, for whoever calls next."""
+    top = sp[0]
+    for i in range(s.node.shape[0]):
+        stack[top, i] = s.node[i]
+    dirty[top] = -1
+    sp[0] = top + 1
+
+
 # --- the engine --------------------------------------------------------------------------
 
 @kernel
@@ -914,11 +928,7 @@ def search(m, ws, stack, dirty, sp, ctrl, limit, stream, max_nodes, sols, nsol, 
             live = True
         if (ctrl[CTRL_STOP] != 0 or nodes >= max_nodes
                 or (ctrl[CTRL_WANT_WORK] != 0 and sp[0] >= 1)):
-            top = sp[0]  # hand the node back; it resumes here if it comes back
-            for i in range(s.node.shape[0]):
-                stack[top, i] = s.node[i]
-            dirty[top] = -1
-            sp[0] = top + 1
+            _hand_back(s, stack, dirty, sp)  # it resumes here if it comes back
             if ctrl[CTRL_STOP] != 0:
                 return STOPPED
             if nodes >= max_nodes:
@@ -952,11 +962,7 @@ def search(m, ws, stack, dirty, sp, ctrl, limit, stream, max_nodes, sols, nsol, 
             continue
         # every literal is assigned: a solution
         if sp[0] + s.sc[LEVEL] - s.sc[NASSUME] + 1 > stack.shape[0]:
-            top = sp[0]
-            for i in range(s.node.shape[0]):
-                stack[top, i] = s.node[i]
-            dirty[top] = -1
-            sp[0] = top + 1
+            _hand_back(s, stack, dirty, sp)
             _backtrack(s, m, V, 0)
             s.sc[MODE] = CLAUSES
             return STACK_FULL
