@@ -282,6 +282,12 @@ def _assign(s, m, V, x, val, kind, data):
 
 
 @kernel
+def _assign_lit(s, m, V, lit, kind, data):
+    """Make literal ``lit`` (``2 * x`` for "x holds", ``2 * x + 1`` for its negation) true."""
+    _assign(s, m, V, lit >> 1, -1 if (lit & 1) else 1, kind, data)
+
+
+@kernel
 def _backtrack(s, m, V, lvl):
     """Undo every assignment above decision level ``lvl``, saving their values as phases."""
     if s.sc[LEVEL] <= lvl:
@@ -421,7 +427,7 @@ def _propagate_watches(s, m, V, lit):
         w = nxt
         if _lit_false(s, first):
             return _conflict(LEARNT, ci)
-        _assign(s, m, V, first >> 1, -1 if (first & 1) else 1, LEARNT, ci)
+        _assign_lit(s, m, V, first, LEARNT, ci)
     return -1
 
 
@@ -793,7 +799,8 @@ def _start(s, m, V, node):
     for c in range(node.shape[0]):
         s.node[c] = node[c]
         if node[c] == 0:
-            s.sc[MODE] = CLAUSES if mode != EMPTY else EMPTY
+            if mode == RUNNING:
+                s.sc[MODE] = CLAUSES
             return False
     if mode != EMPTY and _inside(node, s.root):
         _backtrack(s, m, V, 0)
@@ -824,10 +831,10 @@ def _learn(s, m, V, confl):
         _reduce(s, s.sc[ARENA_LEN] + n + nv > s.arena.shape[0])
     lit = s.toclear[0]
     if n == 1:
-        _assign(s, m, V, lit >> 1, -1 if (lit & 1) else 1, NONE, 0)
+        _assign_lit(s, m, V, lit, NONE, 0)
     else:
         ci = _add_clause(s, n, lbd)
-        _assign(s, m, V, lit >> 1, -1 if (lit & 1) else 1, LEARNT, ci)
+        _assign_lit(s, m, V, lit, LEARNT, ci)
     s.sc[VAR_INC] += s.sc[VAR_INC] // 19  # activities decay by 0.95
     if s.sc[VAR_INC] > ACT_LIMIT:
         _rescale(s)
@@ -851,7 +858,7 @@ def _decide(s, m, V):
         if _lit_false(s, lit):
             return -1
         _new_level(s)
-        _assign(s, m, V, lit >> 1, -1 if (lit & 1) else 1, NONE, 0)
+        _assign_lit(s, m, V, lit, NONE, 0)
         return 1
     while s.sc[HEAP] > 0:
         x = _heap_pop(s)
