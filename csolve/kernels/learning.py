@@ -11,12 +11,18 @@ engine learns a clause from every contradiction, the way SAT solvers do:
     conflict:  find the first cut of the implication graph (first UIP), learn its clause,
                jump back to the second-highest level in it and assert its last literal
     decide:    the unassigned literal of highest activity (VSIDS), with its last value
-    restart:   when recent clauses' LBD (glue) runs high against the long-run average
+    modes:     focused and stable in turn, each twice as long as the one before (as in
+               CaDiCaL): focused restarts when recent clauses' LBD (glue) runs high against
+               the long-run average; stable restarts rarely (reluctant doubling) and decides
+               towards the target, the longest conflict-free assignment seen lately
+    rephase:   now and then the saved values are reset: to the best assignment ever, to
+               all false, to all true
 
 The problem's clauses are never stored: "one value per cell" and "each value once per
 group" are the model's masks, updated with the assignment; only learned clauses live in the
-clause arena (two watched literals each). A reason is a (kind, data) pair the analysis
-expands on demand.
+clause arena (two watched literals each, with a blocking literal). A reason is a (kind,
+data) pair the analysis expands on demand. Learned clauses are minimized recursively, each
+variable judged once per clause.
 
 Contract with the core (the same as :func:`csolve.kernels.search_template.search`): the
 engine pops a node (one candidate mask per cell) and returns in bounded time. Its memory -
@@ -59,6 +65,10 @@ TRAIL, QHEAD, LEVEL, NCLAUSES, ARENA_LEN, CONFLICTS, HEAP, STAMP = 0, 1, 2, 3, 4
 NEXT_REDUCE, REDUCES, CONFL_VAR, MODE, VAR_INC, EMA_FAST, EMA_SLOW, SINCE = (
     8, 9, 10, 11, 12, 13, 14, 15)
 NASSUME = 16
+# stable/focused modes, target and best phases, rephasing
+NO_CONFLICT, TARGET_N, BEST_N, STABLE, SWITCH_AT, SWITCH_LEN, RESTART_AT, LUBY_U, LUBY_V = (
+    17, 18, 19, 20, 21, 22, 23, 24, 25)
+REPHASE_AT, REPHASES = 26, 27
 SC_SIZE = 32
 
 # MODE: what the memory holds
@@ -69,12 +79,15 @@ RUNNING = 2  # and a search of ``node`` (inside root) is under way
 ACT_LIMIT = 1 << 56
 REDUCE_FIRST = 2000
 REDUCE_STEP = 300
+SWITCH_FIRST = 1000  # conflicts in the first focused mode; each mode after lasts twice as long
+LUBY_UNIT = 1024  # conflicts per unit of the stable mode's restart sequence
+REPHASE_STEP = 1000
 
 State = namedtuple("State", [
     "sc", "assign", "level", "rkind", "rdata", "trail", "trail_lim", "act", "heap", "hpos",
-    "phase", "seen", "stamp", "toclear", "mstack", "todo", "buf", "assume",
+    "phase", "target", "best", "seen", "stamp", "toclear", "mstack", "todo", "buf", "assume",
     "cl_start", "cl_size", "cl_lbd", "cl_used", "cl_aux", "cl_map",
-    "w_head", "w_next", "arena", "cg_pos",
+    "w_head", "w_next", "w_block", "arena", "cg_pos",
     "dom", "place", "root", "node",
 ])
 
@@ -94,8 +107,8 @@ def clause_cap(nv):
 def i64_words(n_cells, n_values, n_memberships):
     nv = n_cells * n_values
     cap = clause_cap(nv)
-    return (SC_SIZE + 16 * (nv + 2) + nv + n_values + 64 + 6 * cap + 2 * nv + 2 * cap
-            + arena_words(nv) + n_memberships)
+    return (SC_SIZE + 18 * (nv + 2) + nv + n_values + 64 + 6 * cap + 2 * nv + 2 * cap
+            + 2 * cap + arena_words(nv) + n_memberships)
 
 
 @kernel
@@ -134,6 +147,10 @@ def _views(ws, m):
     o += nv
     phase = a[o:o + nv]
     o += nv
+    target = a[o:o + nv]
+    o += nv
+    best = a[o:o + nv]
+    o += nv
     seen = a[o:o + nv]
     o += nv
     stamp = a[o:o + nv + 2]
@@ -164,6 +181,8 @@ def _views(ws, m):
     o += 2 * nv
     w_next = a[o:o + 2 * cap]
     o += 2 * cap
+    w_block = a[o:o + 2 * cap]
+    o += 2 * cap
     arena = a[o:o + arena_words(nv)]
     o += arena_words(nv)
     cg_pos = a[o:o + m.cell_groups.shape[0]]
@@ -174,9 +193,9 @@ def _views(ws, m):
     root = u[nc + ng * V:2 * nc + ng * V]
     node = u[2 * nc + ng * V:3 * nc + ng * V]
     return State(sc, assign, level, rkind, rdata, trail, trail_lim, act, heap, hpos, phase,
-                 seen, stamp, toclear, mstack, todo, buf, assume, cl_start, cl_size, cl_lbd,
-                 cl_used, cl_aux, cl_map, w_head, w_next, arena, cg_pos, dom, place, root,
-                 node)
+                 target, best, seen, stamp, toclear, mstack, todo, buf, assume, cl_start,
+                 cl_size, cl_lbd, cl_used, cl_aux, cl_map, w_head, w_next, w_block, arena,
+                 cg_pos, dom, place, root, node)
 
 
 # --- the activity heap (VSIDS) ---------------------------------------------------------
@@ -288,10 +307,31 @@ def _assign_lit(s, m, V, lit, kind, data):
 
 
 @kernel
+def _copy_phases(s, dst):
+    for t in range(s.sc[TRAIL]):
+        x = s.trail[t]
+        dst[x] = s.assign[x]
+
+
+@kernel
+def _update_target_and_best(s):
+    """Keep the longest conflict-free assignment seen as the target phases (stable mode
+    steers back towards it) and the longest ever as the best phases (for rephasing)."""
+    n = s.sc[NO_CONFLICT]
+    if n > s.sc[TARGET_N]:
+        _copy_phases(s, s.target)
+        s.sc[TARGET_N] = n
+    if n > s.sc[BEST_N]:
+        _copy_phases(s, s.best)
+        s.sc[BEST_N] = n
+
+
+@kernel
 def _backtrack(s, m, V, lvl):
     """Undo every assignment above decision level ``lvl``, saving their values as phases."""
     if s.sc[LEVEL] <= lvl:
         return
+    _update_target_and_best(s)
     lim = s.trail_lim[lvl]
     for t in range(s.sc[TRAIL] - 1, lim - 1, -1):
         x = s.trail[t]
@@ -396,6 +436,10 @@ def _propagate_watches(s, m, V, lit):
     w = s.w_head[lit]
     while w >= 0:
         nxt = s.w_next[w]
+        if _lit_true(s, s.w_block[w]):  # the clause holds: no need to look at it
+            prev = w
+            w = nxt
+            continue
         ci = w >> 1
         st = s.cl_start[ci]
         if ar[st] == lit:  # keep the false watch second
@@ -403,6 +447,7 @@ def _propagate_watches(s, m, V, lit):
             ar[st + 1] = lit
         first = ar[st]
         if _lit_true(s, first):
+            s.w_block[w] = first
             prev = w
             w = nxt
             continue
@@ -418,6 +463,7 @@ def _propagate_watches(s, m, V, lit):
                     s.w_next[prev] = nxt
                 s.w_next[w] = s.w_head[other]
                 s.w_head[other] = w
+                s.w_block[w] = first
                 moved = True
                 break
         if moved:
@@ -527,12 +573,41 @@ def _analyze(s, m, V, confl):
 
 
 @kernel
+def _reason_len(s, V, kind, data):
+    """How many literals the clause ``(kind, data)`` has."""
+    if kind == CELL:
+        return V
+    if kind == GROUP:
+        return 64  # at most; ``_reason_at`` answers -1 past the group's end
+    if kind == PAIR:
+        return 1
+    return s.cl_size[data]
+
+
+@kernel
+def _reason_at(s, m, V, kind, data, i):
+    """The variable of the ``i``-th literal of the clause ``(kind, data)``; -1 past its end."""
+    if kind == CELL:
+        return data * V + i
+    if kind == GROUP:
+        g = data // V
+        k = m.group_ptr[g] + i
+        if k >= m.group_ptr[g + 1]:
+            return -1
+        return m.group_cells[k] * V + (data - g * V)
+    if kind == PAIR:
+        return data
+    return s.arena[s.cl_start[data] + i] >> 1
+
+
+@kernel
 def _minimize(s, m, V, n):
-    """Drop the literals that the rest of the clause implies (MiniSat's recursive
-    minimization) and clear every ``seen`` mark; returns the new size."""
+    """Drop the literals that the rest of the clause implies (recursive minimization, with
+    the verdict on every variable visited kept for the whole clause: ``seen`` 1 is in the
+    clause or implied by it, 2 is not) and clear every mark; returns the new size."""
     out = s.toclear
-    marked = s.mstack  # every variable marked: the clause's, then those proved implied
-    todo = s.todo
+    marked = s.mstack  # every variable marked: the clause's, then those judged
+    frames = s.todo  # depth-first search: variable << 20 | next reason literal
     nmarked = 0
     levels = 0
     for i in range(1, n):
@@ -544,30 +619,50 @@ def _minimize(s, m, V, n):
         y = out[i] >> 1
         implied = s.rkind[y] != NONE
         if implied:
-            undo = nmarked
-            top = 0
-            todo[top] = y
-            top += 1
-            while top > 0 and implied:
-                top -= 1
-                q = todo[top]
-                nb = _reason_vars(s, m, V, s.rkind[q], s.rdata[q], q, s.buf)
-                for k in range(nb):
-                    z = s.buf[k]
-                    if s.seen[z] != 0 or s.level[z] == 0:
+            top = 1
+            frames[0] = y << 20
+            while top > 0:
+                f = frames[top - 1]
+                q = f >> 20
+                k = f & 0xFFFFF
+                kind = s.rkind[q]
+                data = s.rdata[q]
+                size = _reason_len(s, V, kind, data)
+                child = -1
+                while k < size:
+                    z = _reason_at(s, m, V, kind, data, k)
+                    k += 1
+                    if z < 0:
+                        break
+                    if z == q or s.level[z] == 0 or s.seen[z] == 1:
                         continue
-                    if s.rkind[z] != NONE and ((1 << (s.level[z] & 63)) & levels) != 0:
-                        s.seen[z] = 1
-                        marked[nmarked] = z
-                        nmarked += 1
-                        todo[top] = z
-                        top += 1
-                    else:
-                        for u in range(undo, nmarked):
-                            s.seen[marked[u]] = 0
-                        nmarked = undo
+                    if (s.seen[z] == 2 or s.rkind[z] == NONE
+                            or ((1 << (s.level[z] & 63)) & levels) == 0):
+                        if s.seen[z] == 0:
+                            s.seen[z] = 2
+                            marked[nmarked] = z
+                            nmarked += 1
                         implied = False
                         break
+                    child = z
+                    break
+                if not implied:  # every variable on the path fails with it
+                    for t in range(1, top):
+                        u = frames[t] >> 20
+                        s.seen[u] = 2
+                        marked[nmarked] = u
+                        nmarked += 1
+                    break
+                if child >= 0:
+                    frames[top - 1] = (q << 20) | k
+                    frames[top] = child << 20
+                    top += 1
+                    continue
+                top -= 1  # every literal of q's reason holds: q is implied too
+                if top > 0:
+                    s.seen[q] = 1
+                    marked[nmarked] = q
+                    nmarked += 1
         if not implied:
             out[j] = out[i]
             j += 1
@@ -600,6 +695,7 @@ def _watch(s, ci):
         lit = s.arena[st + k]
         s.w_next[w] = s.w_head[lit]
         s.w_head[lit] = w
+        s.w_block[w] = s.arena[st + 1 - k]
 
 
 @kernel
@@ -711,6 +807,11 @@ def _fresh(s, m, V, node):
         s.sc[i] = 0
     s.sc[VAR_INC] = 1 << 10
     s.sc[NEXT_REDUCE] = REDUCE_FIRST
+    s.sc[SWITCH_LEN] = SWITCH_FIRST
+    s.sc[SWITCH_AT] = SWITCH_FIRST
+    s.sc[REPHASE_AT] = REPHASE_STEP
+    s.sc[LUBY_U] = 1
+    s.sc[LUBY_V] = 1
     for g in range(m.group_ptr.shape[0] - 1):
         lo = m.group_ptr[g]
         for i in range(m.group_ptr[g + 1] - lo):
@@ -730,6 +831,8 @@ def _fresh(s, m, V, node):
         s.assign[x] = 0
         s.act[x] = 0
         s.phase[x] = -1
+        s.target[x] = 0
+        s.best[x] = 0
         s.seen[x] = 0
         s.hpos[x] = -1
     for i in range(s.stamp.shape[0]):
@@ -847,6 +950,70 @@ def _learn(s, m, V, confl):
 
 
 @kernel
+def _rephase(s, m, V):
+    """Reset the saved phases, in turn to the best assignment, all false, the best, all
+    true; and let the target grow again from there."""
+    _backtrack(s, m, V, 0)
+    kind = s.sc[REPHASES] & 3
+    for x in range(s.phase.shape[0]):
+        if kind == 0 or kind == 2:
+            if s.best[x] != 0:
+                s.phase[x] = s.best[x]
+        elif kind == 1:
+            s.phase[x] = -1
+        else:
+            s.phase[x] = 1
+    if kind == 0 or kind == 2:
+        s.sc[BEST_N] = 0
+    s.sc[TARGET_N] = 0
+    s.sc[REPHASES] += 1
+    s.sc[REPHASE_AT] = s.sc[CONFLICTS] + REPHASE_STEP * (s.sc[REPHASES] + 1)
+
+
+@kernel
+def _next_luby(s):
+    """Reluctant doubling (Knuth): 1 1 2 1 1 2 4 1 1 2 ... restart units in stable mode."""
+    u = s.sc[LUBY_U]
+    v = s.sc[LUBY_V]
+    if (u & -u) == v:
+        u += 1
+        v = 1
+    else:
+        v *= 2
+    s.sc[LUBY_U] = u
+    s.sc[LUBY_V] = v
+    s.sc[RESTART_AT] = s.sc[CONFLICTS] + v * LUBY_UNIT
+
+
+@kernel
+def _restart_due(s, m, V):
+    """Switch between focused and stable mode on schedule; restart when the mode says so:
+    focused when recent glue runs high, stable by reluctant doubling."""
+    if s.sc[CONFLICTS] >= s.sc[SWITCH_AT]:
+        s.sc[STABLE] = 1 - s.sc[STABLE]
+        s.sc[SWITCH_LEN] *= 2
+        s.sc[SWITCH_AT] = s.sc[CONFLICTS] + s.sc[SWITCH_LEN]
+        s.sc[TARGET_N] = 0
+        s.sc[LUBY_U] = 1
+        s.sc[LUBY_V] = 1
+        s.sc[RESTART_AT] = s.sc[CONFLICTS] + LUBY_UNIT
+        s.sc[SINCE] = 0
+        return True
+    if s.sc[CONFLICTS] >= s.sc[REPHASE_AT]:
+        _rephase(s, m, V)
+        return True
+    if s.sc[STABLE] != 0:
+        if s.sc[CONFLICTS] >= s.sc[RESTART_AT]:
+            _next_luby(s)
+            return True
+        return False
+    if s.sc[SINCE] >= 50 and s.sc[EMA_FAST] * 4 > s.sc[EMA_SLOW] * 5:
+        s.sc[SINCE] = 0
+        return True
+    return False
+
+
+@kernel
 def _decide(s, m, V):
     """Open a level for the next assumption or the most active free literal.
     Returns 1 (decided), 0 (every literal assigned: a solution), -1 (an assumption fails)."""
@@ -864,7 +1031,10 @@ def _decide(s, m, V):
         x = _heap_pop(s)
         if s.assign[x] == 0:
             _new_level(s)
-            _assign(s, m, V, x, s.phase[x], NONE, 0)
+            val = s.phase[x]
+            if s.sc[STABLE] != 0 and s.target[x] != 0:
+                val = s.target[x]
+            _assign(s, m, V, x, val, NONE, 0)
             return 1
     return 0
 
@@ -946,6 +1116,8 @@ def search(m, ws, stack, dirty, sp, ctrl, limit, stream, max_nodes, sols, nsol, 
         stats[STAT_PASSES] += 1
         confl = _propagate(s, m, V)
         if confl >= 0:
+            lv = s.sc[LEVEL]
+            s.sc[NO_CONFLICT] = s.trail_lim[lv - 1] if lv > 0 else 0
             s.sc[CONFLICTS] += 1
             stats[STAT_BACKTRACKS] += 1
             if s.sc[LEVEL] == 0:  # the root itself has no solution
@@ -954,8 +1126,8 @@ def search(m, ws, stack, dirty, sp, ctrl, limit, stream, max_nodes, sols, nsol, 
                 continue
             _learn(s, m, V, confl)
             continue
-        if s.sc[SINCE] >= 50 and s.sc[EMA_FAST] * 4 > s.sc[EMA_SLOW] * 5:
-            s.sc[SINCE] = 0
+        s.sc[NO_CONFLICT] = s.sc[TRAIL]
+        if _restart_due(s, m, V):
             _backtrack(s, m, V, 0)
             continue
         d = _decide(s, m, V)
