@@ -41,15 +41,23 @@ def var(n: int, r: int, c: int, v: int) -> int:
 
 
 class Cadical:
-    """An incremental SAT encoding of n×n Sudoku: built once, givens passed as assumptions."""
+    """A SAT encoding of n×n Sudoku. Incremental (the default): built once, givens passed as
+    assumptions. ``fresh``: a new solver per puzzle with the givens as unit clauses, which
+    lets the solver simplify them away first (better on hard, large puzzles)."""
 
-    def __init__(self, n: int) -> None:
+    def __init__(self, n: int, name: str = "cadical153", fresh: bool = False) -> None:
+        self.n = n
+        self.name = name
+        self.fresh = fresh
+        self.solver = self._build()
+
+    def _build(self, grid: np.ndarray | None = None):
         from pysat.card import CardEnc, EncType
         from pysat.solvers import Solver
 
+        n = self.n
         k = int(n**0.5)
-        self.n = n
-        self.solver = Solver(name="cadical153")
+        solver = Solver(name=self.name)
         top = n * n * n
         groups = []
         for r in range(n):
@@ -63,11 +71,21 @@ class Cadical:
                 groups.append([var(n, br + a, bc + b, v) for a in range(k) for b in range(k)])
         for lits in groups:
             enc = CardEnc.equals(lits=lits, bound=1, top_id=top, encoding=EncType.pairwise)
-            self.solver.append_formula(enc.clauses)
+            solver.append_formula(enc.clauses)
+        if grid is not None:
+            for i, x in enumerate(grid):
+                if x:
+                    solver.add_clause([var(n, i // n, i % n, int(x) - 1)])
+        return solver
 
     def solve(self, grid: np.ndarray, limit: int) -> tuple[np.ndarray | None, int]:
         n = self.n
-        assumptions = [var(n, i // n, i % n, int(x) - 1) for i, x in enumerate(grid) if x]
+        if self.fresh:
+            self.solver.delete()
+            self.solver = self._build(grid)
+            assumptions = []
+        else:
+            assumptions = [var(n, i // n, i % n, int(x) - 1) for i, x in enumerate(grid) if x]
         count = 0
         first = None
         blocking: list[list[int]] = []
@@ -149,8 +167,8 @@ def bench_csolve(sudoku, puzzles, limit: int, timeout: float, rounds: int,
 
 
 def bench_set(sudoku, path: Path, sample: int, peer_sample: int, limit: int, timeout: float,
-              rng: random.Random, rounds: int = 1, engines: tuple[str, ...] = ("auto",)
-              ) -> list[dict]:
+              rng: random.Random, rounds: int = 1, engines: tuple[str, ...] = ("auto",),
+              sat_solver: str = "cadical153", sat_fresh: bool = False) -> list[dict]:
     puzzles = sudoku.parse(path.read_text(), path.name)
     if sample and len(puzzles) > sample:
         puzzles = sorted(rng.sample(puzzles, sample), key=lambda p: p.index)
@@ -167,7 +185,7 @@ def bench_set(sudoku, path: Path, sample: int, peer_sample: int, limit: int, tim
     n = peers[0].meta["n"]
     for name in ("cadical", "cpsat"):
         try:
-            solver = Cadical(n) if name == "cadical" else None
+            solver = Cadical(n, sat_solver, sat_fresh) if name == "cadical" else None
             fn = (lambda g, s=solver: s.solve(g, limit)) if solver else (
                 lambda g: cpsat(g, n, limit))
         except ImportError:
@@ -179,7 +197,10 @@ def bench_set(sudoku, path: Path, sample: int, peer_sample: int, limit: int, tim
             times.append((time.perf_counter() - t) * 1e6)
             if sol is not None and not sudoku.validate(p, sol):
                 ok += 1
-        rows.append(dict(set=path.name, solver=name, puzzles=len(peers), solved=ok,
+        label = name if name != "cadical" else (
+            sat_solver + (" fresh" if sat_fresh else "") if sat_solver != "cadical153" or sat_fresh
+            else name)
+        rows.append(dict(set=path.name, solver=label, puzzles=len(peers), solved=ok,
                          mean_us=statistics.fmean(times), median_us=statistics.median(times),
                          max_us=max(times), wall_us_per_puzzle=None))
     return rows
@@ -196,6 +217,10 @@ def main() -> int:
                     help="csolve batches per set: each puzzle keeps its fastest time")
     ap.add_argument("--engines", default="auto",
                     help="csolve engines, comma-separated: auto (the default choice), dfs, ...")
+    ap.add_argument("--sat-solver", default="cadical153",
+                    help="python-sat solver for the SAT peer (e.g. cadical195)")
+    ap.add_argument("--sat-fresh", action="store_true",
+                    help="SAT peer: a new solver per puzzle, givens as unit clauses")
     ap.add_argument("--json", help="write the rows to this file")
     args = ap.parse_args()
     if not DATA.exists():
@@ -211,7 +236,8 @@ def main() -> int:
         if path.exists():
             rows += bench_set(sudoku, path, args.sample, args.peer_sample, args.limit,
                               args.timeout, rng, args.rounds,
-                              tuple(e for e in args.engines.split(",") if e))
+                              tuple(e for e in args.engines.split(",") if e),
+                              args.sat_solver, args.sat_fresh)
     from rich.console import Console
     from rich.table import Table
 
