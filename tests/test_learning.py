@@ -56,6 +56,30 @@ def test_budgets_and_small_stacks_lose_nothing(sudoku, max_nodes, stack_capacity
     assert _count_in_slices(model, max_nodes, stack_capacity) == 9182
 
 
+def test_a_lone_node_asked_to_share_is_cut_in_two_halves_that_hold_all_its_solutions(sudoku):
+    from csolve.kernels import abi
+    from csolve.search import SearchState, new_ctrl
+
+    (p,) = parse(sudoku, MANY)
+    model = with_engine(sudoku.model(p), LEARNING)
+    state = SearchState(model)
+    state.push_root()
+    ctrl = new_ctrl()
+    ctrl[abi.CTRL_WANT_WORK] = 1
+    assert state.run(ctrl, 0, False, 1000) == abi.WORK_REQUESTED
+    assert state.size == 2 and state.found == 0
+    halves = state.stack[:2].copy()
+    cut = np.flatnonzero(halves[0] != halves[1])
+    assert len(cut) == 1  # one cell split, every other cell as in the node
+    c = cut[0]
+    assert halves[0][c] & halves[1][c] == 0
+    assert halves[0][c] | halves[1][c] == model.init[c]
+    others = np.arange(len(model.init)) != c
+    assert (halves[:, others] == model.init[others]).all()
+    counts = [_count_in_slices(model.with_init(h), 100, 90) for h in halves]
+    assert min(counts) > 0 and sum(counts) == 9182
+
+
 @pytest.mark.parametrize("backend,workers", [("serial", 1), ("locked-pool", 2),
                                              ("work-stealing", 3), ("message-passing", 2)])
 def test_every_backend_counts_the_empty_4x4_and_a_9x9(sudoku, backend, workers):

@@ -1075,6 +1075,52 @@ def _hand_back(s, stack, dirty, sp):
     sp[0] = top + 1
 
 
+@kernel
+def _split(s, m, V, stack, dirty, sp):
+    """Share the one node being searched: cut it in two on the cell with the fewest values
+    left at level 0 and push both halves, the second on top (this worker keeps it, with
+    its clauses: it lies inside the root). False when no cell has two values left."""
+    nc = s.node.shape[0]
+    best = -1
+    best_n = V + 1
+    best_mask = np.uint64(0)
+    for c in range(nc):
+        left = s.node[c]
+        d = left
+        while d:
+            v = lowbit_index(d)
+            d &= d - np.uint64(1)
+            x = c * V + v
+            if s.assign[x] < 0 and s.level[x] == 0:
+                left &= ~(np.uint64(1) << np.uint64(v))
+        k = 0
+        d = left
+        while d:
+            d &= d - np.uint64(1)
+            k += 1
+        if 2 <= k < best_n:
+            best = c
+            best_n = k
+            best_mask = left
+    if best < 0:
+        return False
+    left = best_mask
+    keep = np.uint64(0)
+    for _ in range(best_n // 2):
+        keep |= left & (~left + np.uint64(1))
+        left &= left - np.uint64(1)
+    _backtrack(s, m, V, 0)
+    s.sc[MODE] = CLAUSES
+    for half in range(2):
+        top = sp[0]
+        for i in range(nc):
+            stack[top, i] = s.node[i]
+        stack[top, best] = s.node[best] & ~keep if half == 0 else keep
+        dirty[top] = -1
+        sp[0] = top + 1
+    return True
+
+
 # --- the engine --------------------------------------------------------------------------
 
 @kernel
@@ -1104,6 +1150,9 @@ def search(m, ws, stack, dirty, sp, ctrl, limit, stream, max_nodes, sols, nsol, 
                 stats[STAT_BACKTRACKS] += 1
                 continue
             live = True
+        if (ctrl[CTRL_WANT_WORK] != 0 and sp[0] == 0 and (nodes & 255) == 0
+                and stack.shape[0] >= 2 and _split(s, m, V, stack, dirty, sp)):
+            return WORK_REQUESTED
         if (ctrl[CTRL_STOP] != 0 or nodes >= max_nodes
                 or (ctrl[CTRL_WANT_WORK] != 0 and sp[0] >= 1)):
             _hand_back(s, stack, dirty, sp)  # it resumes here if it comes back
