@@ -65,8 +65,8 @@ def search_alone(job: SearchJob, state: SearchState,
         if r == abi.STOPPED:
             reason = "stopped"
             break
-        if time.perf_counter() >= t_end and state.size >= 2:
-            break
+        if time.perf_counter() >= t_end and state.size >= 1:
+            break  # fan out: even one node can be shared (an engine may split it)
         if elapsed < 0.01 and budget < 1 << 22:
             budget *= 2
         elif elapsed > 0.04 and budget > 16:
