@@ -54,7 +54,7 @@ from csolve.kernels.abi import (
     STOPPED,
     WORK_REQUESTED,
 )
-from csolve.kernels.bits import kernel, lowbit_index
+from csolve.kernels.bits import kernel, lowbit_index, popcount
 
 # reason kinds: why a literal holds (data says which clause of that kind)
 NONE, CELL, GROUP, PAIR, LEARNT = 0, 1, 2, 3, 4
@@ -1076,28 +1076,30 @@ def _hand_back(s, stack, dirty, sp):
 
 
 @kernel
+def _left_at_level_0(s, V, c):
+    """The values of the node's cell ``c`` that level 0 has not ruled out."""
+    left = s.node[c]
+    d = left
+    while d:
+        v = lowbit_index(d)
+        d &= d - np.uint64(1)
+        x = c * V + v
+        if s.assign[x] < 0 and s.level[x] == 0:
+            left &= ~(np.uint64(1) << np.uint64(v))
+    return left
+
+
+@kernel
 def _split(s, m, V, stack, dirty, sp):
     """Share the one node being searched: cut it in two on the cell with the fewest values
     left at level 0 and push both halves, the second on top (this worker keeps it, with
     its clauses: it lies inside the root). False when no cell has two values left."""
-    nc = s.node.shape[0]
     best = -1
     best_n = V + 1
     best_mask = np.uint64(0)
-    for c in range(nc):
-        left = s.node[c]
-        d = left
-        while d:
-            v = lowbit_index(d)
-            d &= d - np.uint64(1)
-            x = c * V + v
-            if s.assign[x] < 0 and s.level[x] == 0:
-                left &= ~(np.uint64(1) << np.uint64(v))
-        k = 0
-        d = left
-        while d:
-            d &= d - np.uint64(1)
-            k += 1
+    for c in range(s.node.shape[0]):
+        left = _left_at_level_0(s, V, c)
+        k = np.int64(popcount(left))
         if 2 <= k < best_n:
             best = c
             best_n = k
@@ -1113,7 +1115,7 @@ def _split(s, m, V, stack, dirty, sp):
     s.sc[MODE] = CLAUSES
     for half in range(2):
         top = sp[0]
-        for i in range(nc):
+        for i in range(s.node.shape[0]):
             stack[top, i] = s.node[i]
         stack[top, best] = s.node[best] & ~keep if half == 0 else keep
         dirty[top] = -1
