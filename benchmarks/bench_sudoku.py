@@ -2,13 +2,15 @@
 
     python benchmarks/bench_sudoku.py [--sample N] [--peer-sample N] [--limit 1|2] [--rounds R]
                                       [--sets a.txt,b.txt] [--engines auto,dfs] [--json F]
+                                      [--sat-solver cadical195] [--sat-fresh]
 
 For each shared set, csolve solves the whole file (or a seeded sample) in one batch call with
 kernels warm and reports mean / median µs per puzzle (the kernel's cycle counter, scaled to the
 batch's wall time) and the batch's wall time per puzzle; with ``--rounds R`` each puzzle keeps
 its fastest of R batches and the wall time is the median batch. The peers solve a sample of the
 same puzzles in the same run, one at a time (CaDiCaL incremental: one encoding, the givens as
-assumptions; CP-SAT: one model per puzzle, 1 worker). Every answer is validated. ``--engines``
+assumptions, or with ``--sat-fresh`` a new solver per puzzle, the givens as unit clauses;
+CP-SAT: one model per puzzle, 1 worker). Every answer is validated. ``--engines``
 adds rows for other csolve search engines ("auto": the puzzle's own choice, which is the
 9x9 bitboard engine for 9x9; "dfs": the generic search over the default rules; "learning":
 clause learning).
