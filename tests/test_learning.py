@@ -13,7 +13,7 @@ from csolve.errors import UnknownNameError
 from csolve.solver import SolveOptions, Status, solve_batch, solve_puzzle
 
 from .conftest import PUZZLES, shared_file
-from .test_engines import MANY, _count_in_slices, blanked, parse
+from .test_engines import MANY, _count_in_slices, assert_same_unique_answers, blanked, parse
 
 LEARNING = "learning"
 
@@ -116,12 +116,7 @@ def test_bundled_large_puzzles_are_unique_and_valid(sudoku, name):
 
 def test_shared_9x9_hard_puzzles_match_the_generic_search(sudoku):
     path = shared_file("sudoku-9x9", "forum-hardest-5000.txt")
-    puzzles = sudoku.parse(path.read_text(), str(path))[:60]
-    fast = list(solve_batch(sudoku, puzzles, limit=2, engine=LEARNING))
-    slow = list(solve_batch(sudoku, puzzles, limit=2, engine="dfs"))
-    for a, b in zip(fast, slow, strict=True):
-        assert a.status is b.status is Status.SOLVED and a.count == b.count == 1
-        assert np.array_equal(a.solutions[0], b.solutions[0])
+    assert_same_unique_answers(sudoku, sudoku.parse(path.read_text(), str(path))[:60], LEARNING)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
