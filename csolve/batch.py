@@ -51,6 +51,7 @@ def solve_chunks(model: Model, kernels: ModuleType, inits: np.ndarray, limit: in
                 c[abi.CTRL_SKIP] = 0
                 c[abi.CTRL_DONE] = 0
                 c[abi.CTRL_CURRENT] = 0
+                c[abi.CTRL_NODE_BUDGET] = ctrl[abi.CTRL_NODE_BUDGET]
                 los[k] = lo
                 scratch.solve(kernels, model, inits[lo:hi], limit, c, reason[lo:hi],
                               sols[lo:hi], counts[lo:hi], stats[lo:hi])
@@ -73,8 +74,9 @@ def solve_chunks(model: Model, kernels: ModuleType, inits: np.ndarray, limit: in
             if ctrl[abi.CTRL_STOP]:
                 for c in ctrls:
                     c[abi.CTRL_STOP] = 1
-            if progress is not None:
-                progress(int(done.sum() + sum(int(c[abi.CTRL_DONE]) for c in ctrls)))
+            if progress is not None:  # puzzles given up for their node budget are not done
+                progress(int(done.sum() + sum(int(c[abi.CTRL_DONE]) - int(c[abi.CTRL_GAVE_UP])
+                                              for c in ctrls)))
             if timeout:
                 now = time.monotonic()
                 for k, c in enumerate(ctrls):
@@ -91,5 +93,6 @@ def solve_chunks(model: Model, kernels: ModuleType, inits: np.ndarray, limit: in
         raise
     if errors:
         raise errors[0]
+    ctrl[abi.CTRL_GAVE_UP] = sum(int(c[abi.CTRL_GAVE_UP]) for c in ctrls)
     if progress is not None:
-        progress(n_puzzles)
+        progress(n_puzzles - int(ctrl[abi.CTRL_GAVE_UP]))

@@ -16,11 +16,19 @@ from typing import Any
 import numpy as np
 
 from csolve.backends import SearchJob, get_backend
-from csolve.engines import with_engine
-from csolve.errors import CsolveError, ExitCode
+from csolve.engines import GENERIC, with_engine
+from csolve.errors import CsolveError, ExitCode, UnknownNameError
 from csolve.kernels import abi
+from csolve.model import Model
 from csolve.puzzle import Puzzle, PuzzleType
 from csolve.search import BatchScratch, kernels_for_model, new_ctrl, stats_dict
+
+#: The engine a puzzle moves to when the model's own search gives up on it.
+FALLBACK_ENGINE = "learning"
+#: Nodes the model's own search spends on one puzzle before the puzzle moves to the
+#: clause-learning engine: far more than any of the shared 9x9, 16x16 and MaaTec sets
+#: needs, a fraction of a second of depth-first search.
+ESCALATE_AFTER = 20_000
 
 
 class Status(StrEnum):
@@ -47,6 +55,8 @@ class PuzzleResult:
     stats: dict = field(default_factory=dict)
     seconds: float = 0.0
     workers: list[dict] = field(default_factory=list)
+    engine: str = ""  # the search engine that answered ("dfs": the generic search)
+    took_over_from: str = ""  # the engine that gave the puzzle up to ``engine``, if any
 
 
 @dataclass(frozen=True)
@@ -61,6 +71,8 @@ class SolveOptions:
     engine: str | None = None  # None: the model's choice; "dfs": the generic search
     keep: int = 2
     backend_options: dict = field(default_factory=dict)
+    #: with ``engine`` None: nodes before a puzzle moves to the learning engine (0: never)
+    escalate_after: int = ESCALATE_AFTER
 
 
 def checked(ptype: PuzzleType, puzzle: Puzzle, masks: np.ndarray) -> Any:
@@ -90,7 +102,7 @@ def _checked_many(ptype: PuzzleType, puzzles: Sequence[Puzzle], masks: np.ndarra
 def _status(count: int, exact: bool, reason: str, limit: int) -> Status:
     """A search cut short is a time-out (or interruption) unless it already has its answer."""
     answered = limit > 0 and count >= limit
-    if reason == "timeout" and not answered:
+    if reason in ("timeout", "gave-up") and not answered:
         return Status.TIMEOUT
     if reason == "stopped" and not answered:
         return Status.INTERRUPTED
@@ -102,9 +114,51 @@ def _status(count: int, exact: bool, reason: str, limit: int) -> Status:
 def solve_puzzle(ptype: PuzzleType, puzzle: Puzzle, options: SolveOptions = SolveOptions(),
                  on_solution: Callable[[Any], None] | None = None,
                  ctrl: np.ndarray | None = None) -> PuzzleResult:
-    """Solve one puzzle with a backend. ``on_solution`` streams every solution (``--all``)."""
+    """Solve one puzzle with a backend. ``on_solution`` streams every solution (``--all``).
+
+    With no engine asked for, a backend that honours node budgets (``serial``) gives the
+    puzzle up after ``options.escalate_after`` nodes of the model's own search, and the
+    learning engine takes it over for the rest of the time allowed.
+    """
     ptype.check(puzzle)
     model = with_engine(ptype.model(puzzle, options.rules), options.engine)
+    fallback = None if on_solution is not None else _fallback(
+        model, options.engine, options.limit, options.escalate_after)
+    budget = options.escalate_after if fallback is not None else 0
+    ctrl = ctrl if ctrl is not None else new_ctrl()
+    first, reason = _solve_with(ptype, puzzle, model, options, on_solution, ctrl,
+                                options.timeout, budget)
+    if reason != "gave-up" or fallback is None:
+        return first
+    left = None if options.timeout is None else max(options.timeout - first.seconds, 1e-3)
+    second, _ = _solve_with(ptype, puzzle, fallback, options, None, ctrl, left, 0)
+    return _took_over(first, second)
+
+
+def _fallback(model: Model, engine: str | None, limit: int, escalate_after: int
+              ) -> Model | None:
+    """``model`` searched by the learning engine, for the puzzles its own search gives up
+    on; None when none should move: an engine was named, every solution is wanted (the
+    depth-first search enumerates best), or the learning engine cannot search the model."""
+    if engine is not None or escalate_after <= 0 or limit == 0 or model.engine == FALLBACK_ENGINE:
+        return None
+    try:
+        return with_engine(model, FALLBACK_ENGINE)
+    except UnknownNameError:
+        return None
+
+
+def _took_over(first: PuzzleResult, second: PuzzleResult) -> PuzzleResult:
+    """The result of the engine that took a puzzle over, with the time already spent."""
+    second.seconds += first.seconds
+    second.took_over_from = first.engine
+    return second
+
+
+def _solve_with(ptype: PuzzleType, puzzle: Puzzle, model: Model, options: SolveOptions,
+                on_solution: Callable[[Any], None] | None, ctrl: np.ndarray,
+                timeout: float | None, node_budget: int) -> tuple[PuzzleResult, str]:
+    """One backend run of ``model``: the result, and why the search ended."""
     kernels = kernels_for_model(model)
     backend = get_backend(options.backend)
     warm_up(model, kernels)
@@ -116,8 +170,8 @@ def solve_puzzle(ptype: PuzzleType, puzzle: Puzzle, options: SolveOptions = Solv
     job = SearchJob(
         model=model, kernels=kernels, limit=options.limit, keep=options.keep,
         on_solution=stream, workers=options.workers,
-        deadline=t0 + options.timeout if options.timeout else None,
-        ctrl=ctrl if ctrl is not None else new_ctrl(), options=dict(options.backend_options),
+        deadline=t0 + timeout if timeout else None,
+        ctrl=ctrl, options=dict(options.backend_options), node_budget=node_budget,
     )
     outcome = backend.solve(job)
     seconds = time.monotonic() - t0
@@ -128,7 +182,8 @@ def solve_puzzle(ptype: PuzzleType, puzzle: Puzzle, options: SolveOptions = Solv
         status=_status(outcome.count, exact, outcome.reason, options.limit),
         solutions=solutions, count=outcome.count, exact=exact,
         stats=outcome.stats, seconds=seconds, workers=outcome.workers,
-    )
+        engine=model.engine or GENERIC,
+    ), outcome.reason
 
 
 def warm_up(model, kernels) -> None:
@@ -172,23 +227,39 @@ def solve_batch(ptype: PuzzleType, puzzles: Sequence[Puzzle], limit: int = 1,
                 timeout: float | None = None, rules: tuple[str, ...] | None = None,
                 progress: Callable[[int], None] | None = None,
                 ctrl: np.ndarray | None = None, workers: int = 1,
-                engine: str | None = None) -> Iterator[PuzzleResult]:
+                engine: str | None = None,
+                escalate_after: int = ESCALATE_AFTER) -> Iterator[PuzzleResult]:
     """Solve many puzzles, same-shaped ones in one kernel call each; results in input order.
 
     ``timeout`` applies to each puzzle. ``progress(k)`` is told how many are done.
     ``workers`` > 1 splits each group across that many threads (csolve.batch). ``engine``
-    as in :class:`SolveOptions`.
+    and ``escalate_after`` as in :class:`SolveOptions`: the puzzles the model's own search
+    gives up on are solved again, together, by the learning engine.
     """
     ctrl = ctrl if ctrl is not None else new_ctrl()
     ptype.check_many(puzzles)
     for start, stop, model, inits in ptype.model_runs(puzzles, rules):
         model = with_engine(model, engine)
-        yield from _solve_group(ptype, puzzles[start:stop], model, inits, limit, timeout, ctrl,
-                                progress, start, workers)
+        group = puzzles[start:stop]
+        fallback = _fallback(model, engine, limit, escalate_after)
+        budget = escalate_after if fallback is not None else 0
+        results, gave_up = _solve_group(ptype, group, model, inits, limit, timeout, ctrl,
+                                        progress, start, workers, budget)
+        if gave_up and fallback is not None:
+            spent = max(results[k].seconds for k in gave_up)
+            left = None if timeout is None else max(timeout - spent, 1e-3)
+            again, _ = _solve_group(ptype, [group[k] for k in gave_up], fallback,
+                                    np.asarray(inits)[gave_up], limit, left, ctrl, progress,
+                                    start + len(group) - len(gave_up), workers, 0)
+            for k, second in zip(gave_up, again, strict=True):
+                results[k] = _took_over(results[k], second)
+        yield from results
 
 
 def _solve_group(ptype, puzzles, model, inits, limit, timeout, ctrl, progress, done_before,
-                 workers=1):
+                 workers=1, node_budget=0) -> tuple[list[PuzzleResult], list[int]]:
+    """Solve same-shaped puzzles in batch kernel calls: their results, and the indices of
+    those given up after ``node_budget`` nodes (> 0)."""
     kernels = kernels_for_model(model)
     n_puzzles, n = len(puzzles), model.n_cells
     inits = np.ascontiguousarray(inits, dtype=np.uint64)
@@ -199,12 +270,14 @@ def _solve_group(ptype, puzzles, model, inits, limit, timeout, ctrl, progress, d
     scratch = BatchScratch(model)
     ctrl[abi.CTRL_DONE] = 0
     ctrl[abi.CTRL_SKIP] = 0
+    ctrl[abi.CTRL_GAVE_UP] = 0
+    ctrl[abi.CTRL_NODE_BUDGET] = node_budget
     watch = {"current": -1, "since": time.monotonic()}
     scratch.warm_up(kernels, model, inits, limit, ctrl, reason, sols, counts, stats)
 
     def poll() -> None:
-        if progress is not None:
-            progress(done_before + int(ctrl[abi.CTRL_DONE]))
+        if progress is not None:  # puzzles given up for their node budget are not done
+            progress(done_before + int(ctrl[abi.CTRL_DONE]) - int(ctrl[abi.CTRL_GAVE_UP]))
         if timeout:
             cur = int(ctrl[abi.CTRL_CURRENT])
             now = time.monotonic()
@@ -233,12 +306,21 @@ def _solve_group(ptype, puzzles, model, inits, limit, timeout, ctrl, progress, d
     solved = np.flatnonzero(counts > 0)
     found = _checked_many(ptype, [puzzles[k] for k in solved], sols[solved])
     first = dict(zip(solved.tolist(), found, strict=True))
-    ends = {abi.EXHAUSTED: "exhausted", abi.LIMIT: "limit", abi.SKIPPED: "timeout"}
+    ctrl[abi.CTRL_NODE_BUDGET] = 0
+    ends = {abi.EXHAUSTED: "exhausted", abi.LIMIT: "limit", abi.SKIPPED: "timeout",
+            abi.GAVE_UP: "gave-up"}
+    results = []
+    gave_up = []
     for k, puzzle in enumerate(puzzles):
         end = ends.get(int(reason[k]), "stopped")
+        if end == "gave-up":
+            gave_up.append(k)
         count = int(counts[k])
         solutions = [first[k]] if count > 0 else []
         seconds = cycles[k] * per_cycle if per_cycle else wall / n_puzzles
-        yield PuzzleResult(puzzle=puzzle, status=_status(count, end == "exhausted", end, limit),
-                           solutions=solutions, count=count, exact=end == "exhausted",
-                           stats=stats_dict(stats[k]), seconds=float(seconds))
+        results.append(PuzzleResult(
+            puzzle=puzzle, status=_status(count, end == "exhausted", end, limit),
+            solutions=solutions, count=count, exact=end == "exhausted",
+            stats=stats_dict(stats[k]), seconds=float(seconds),
+            engine=model.engine or GENERIC))
+    return results, gave_up

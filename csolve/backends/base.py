@@ -20,6 +20,8 @@ class SearchJob:
     ``limit``: stop after that many solutions (0: find all). ``on_solution``: called with
     each solution's masks, in the thread that called ``Backend.solve``, when streaming.
     ``ctrl[CTRL_STOP]`` set by anyone (Ctrl-C, a time-out) stops every worker.
+    ``node_budget`` > 0: a backend that supports it (``serial``) gives the search up after
+    that many nodes, with reason ``gave-up``, so the caller can move it to another engine.
     """
 
     model: Model
@@ -31,6 +33,7 @@ class SearchJob:
     deadline: float | None = None  # time.monotonic() value
     ctrl: np.ndarray = field(default_factory=lambda: np.zeros(abi.CTRL_SIZE, dtype=np.int64))
     options: dict = field(default_factory=dict)
+    node_budget: int = 0
 
     def timed_out(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline
@@ -41,7 +44,7 @@ class SearchJob:
 
 @dataclass
 class SearchOutcome:
-    """How a search ended: ``reason`` is exhausted, limit, timeout or stopped."""
+    """How a search ended: ``reason`` is exhausted, limit, timeout, stopped or gave-up."""
 
     reason: str
     count: int

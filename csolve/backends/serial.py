@@ -20,15 +20,16 @@ class SerialBackend(Backend):
         capacity = 64 if job.on_solution else max(1, job.keep)
         state = SearchState(job.model, job.kernels, solution_capacity=capacity)
         state.push_root()
-        outcome, _count, _kept = search_alone(job, state, float("inf"))
+        outcome, _count, _kept = search_alone(job, state, float("inf"), job.node_budget)
         assert outcome is not None  # with no time cap the search runs to its end
         return outcome
 
 
-def search_alone(job: SearchJob, state: SearchState,
-           seconds: float) -> tuple[SearchOutcome | None, int, list[np.ndarray]]:
+def search_alone(job: SearchJob, state: SearchState, seconds: float, node_budget: int = 0
+                 ) -> tuple[SearchOutcome | None, int, list[np.ndarray]]:
     """Search alone in the calling thread for up to ``seconds``: (outcome if that was
-    enough, solutions counted, solutions kept).
+    enough, solutions counted, solutions kept). ``node_budget`` > 0 ends the search after
+    that many nodes (reason ``gave-up``).
 
     This is the small-puzzle guard (and the whole search with one worker): most puzzles need
     a handful of nodes, and starting threads would cost more than solving them.
@@ -46,8 +47,15 @@ def search_alone(job: SearchJob, state: SearchState,
             reason = "timeout"
             break
         remaining = job.limit - count if job.limit > 0 else 0
+        step = budget
+        if node_budget > 0:
+            left = node_budget - int(state.stats[abi.STAT_NODES])
+            if left <= 0:
+                reason = "gave-up"
+                break
+            step = min(step, left)
         t0 = time.perf_counter()
-        r = state.run(job.ctrl, remaining, job.on_solution is not None, budget)
+        r = state.run(job.ctrl, remaining, job.on_solution is not None, step)
         elapsed = time.perf_counter() - t0
         found = state.found_solutions()
         count += state.found

@@ -43,7 +43,16 @@ class Reporter:
         with Progress("solving", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=self.err, transient=True) as bar:
             task = bar.add_task("solve", total=self.total)
-            yield lambda done: bar.update(task, completed=done)
+            shown = [0]
+
+            def advance(done: int) -> None:
+                # never backwards: a puzzle handed to another engine leaves the count for
+                # a moment before it is done
+                if done > shown[0]:
+                    shown[0] = done
+                    bar.update(task, completed=done)
+
+            yield advance
 
     def solution_printer(self, puzzle: Puzzle) -> Callable[[object], None]:
         """For --all: print each solution as it is found."""
@@ -76,6 +85,10 @@ class Reporter:
                 if len(r.solutions) > 1:
                     obj["solutions"] = [self.ptype.to_json(p, s) for s in r.solutions]
             obj["stats"] = dict(r.stats, seconds=round(r.seconds, 6))
+            if r.engine:
+                obj["engine"] = r.engine
+            if r.took_over_from:
+                obj["took_over_from"] = r.took_over_from
             if r.workers and len(r.workers) > 1:
                 obj["workers"] = r.workers
             self.out.print(json.dumps(obj), markup=False)
@@ -124,7 +137,10 @@ class Reporter:
                 table.add_row(str(w.get("worker", "")), *(_fmt(w[k]) for k in keys))
             self.err.print(table)
         parts = ", ".join(f"{k} {v}" for k, v in r.stats.items())
-        self.err.print(f"{r.puzzle.where}: {parts}, time {_fmt_seconds(r.seconds)}",
+        engine = f", engine {r.engine}" if r.engine else ""
+        if r.took_over_from:
+            engine += f" (took over from {r.took_over_from})"
+        self.err.print(f"{r.puzzle.where}: {parts}{engine}, time {_fmt_seconds(r.seconds)}",
                        markup=False)
 
     def summary(self, seconds: float) -> None:

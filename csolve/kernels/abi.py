@@ -6,6 +6,8 @@ CTRL_WANT_WORK = 1  # non-zero: a worker is idle; return so our nodes can be sha
 CTRL_SKIP = 2  # batch: equal to puzzle index + 1 -> give that puzzle up (time-out)
 CTRL_CURRENT = 3  # batch: index of the puzzle being solved
 CTRL_DONE = 4  # batch: puzzles finished so far (progress)
+CTRL_NODE_BUDGET = 5  # batch: > 0 -> give a puzzle up after this many nodes (GAVE_UP)
+CTRL_GAVE_UP = 6  # batch: puzzles given up for their node budget so far
 CTRL_SIZE = 8
 
 # stats: int64 array of counters a kernel adds to.
@@ -27,3 +29,4 @@ WORK_REQUESTED = 4  # ctrl[CTRL_WANT_WORK] was set and there is work to share
 STACK_FULL = 5  # grow the stack and call again
 SOLUTIONS_FULL = 6  # streaming: the solution buffer is full; drain it and call again
 SKIPPED = 7  # batch: the puzzle was given up (time-out)
+GAVE_UP = 8  # batch: the puzzle was given up after ``ctrl[CTRL_NODE_BUDGET]`` nodes

@@ -7,12 +7,16 @@ from csolve.kernels.abi import (
     BUDGET,
     CTRL_CURRENT,
     CTRL_DONE,
+    CTRL_GAVE_UP,
+    CTRL_NODE_BUDGET,
     CTRL_SKIP,
     CTRL_STOP,
     EXHAUSTED,
+    GAVE_UP,
     SKIPPED,
     STACK_FULL,
     STAT_CYCLES,
+    STAT_NODES,
     STOPPED,
 )
 from csolve.kernels.bits import cycle_counter, kernel
@@ -39,7 +43,9 @@ def solve_batch(m, ws, inits, start, limit, ctrl, stack, dirty, sp, nsol, first,
     Writes per puzzle: why its search ended, its first solution, its solution count (up to
     ``limit``) and its counters; ``first`` (one row) is scratch for a solution.
     ``ctrl[CTRL_SKIP] == i + 1`` gives puzzle i up (a time-out
-    set by a watching thread); ``ctrl[CTRL_DONE]`` reports progress. Returns the index of
+    set by a watching thread); ``ctrl[CTRL_NODE_BUDGET] > 0`` gives up any puzzle that
+    takes more nodes (GAVE_UP, counted in ``ctrl[CTRL_GAVE_UP]``), so that the caller can
+    hand it to a stronger engine; ``ctrl[CTRL_DONE]`` reports progress. Returns the index of
     the first puzzle not finished: ``len(inits)`` when all are done; otherwise that puzzle's
     reason is STACK_FULL (grow ``stack`` and call again from there) or STOPPED.
     """
@@ -57,11 +63,18 @@ def solve_batch(m, ws, inits, start, limit, ctrl, stack, dirty, sp, nsol, first,
         stats = out_stats[p]
         for i in range(stats.shape[0]):
             stats[i] = 0
+        budget = ctrl[CTRL_NODE_BUDGET]
         while True:
-            r = search(m, ws, stack, dirty, sp, ctrl, limit, False, 4096, first, nsol, stats)
+            step = 4096
+            if budget > 0:
+                step = max(1, min(step, budget - stats[STAT_NODES]))
+            r = search(m, ws, stack, dirty, sp, ctrl, limit, False, step, first, nsol, stats)
             if r == BUDGET:
                 if ctrl[CTRL_SKIP] == p + 1:
                     r = SKIPPED
+                elif budget > 0 and stats[STAT_NODES] >= budget:
+                    r = GAVE_UP
+                    ctrl[CTRL_GAVE_UP] += 1
                 else:
                     continue
             break

@@ -1,0 +1,89 @@
+"""A puzzle the model's own search gives up on moves to the clause-learning engine."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from csolve.solver import SolveOptions, Status, solve_batch, solve_puzzle
+
+from .conftest import PUZZLES
+
+BUDGET = 3  # nodes: some of the generated 9x9 puzzles need more, some fewer
+
+
+@pytest.fixture(scope="module")
+def evil(sudoku):
+    path = PUZZLES / "sudoku" / "9x9-generated-evil.txt"
+    return sudoku.parse(path.read_text(), str(path))
+
+
+@pytest.fixture(scope="module")
+def own(sudoku, evil):
+    """Every puzzle searched by the model's own engine alone."""
+    return list(solve_batch(sudoku, evil, escalate_after=0))
+
+
+def assert_handed_over_past_the_budget(sudoku, own, results):
+    moved = 0
+    for alone, r in zip(own, results, strict=True):
+        assert r.status is Status.SOLVED
+        assert sudoku.validate(r.puzzle, r.solutions[0]) == []
+        assert (r.solutions[0] == alone.solutions[0]).all()  # each puzzle has one solution
+        if alone.stats["nodes"] > BUDGET:
+            assert (r.engine, r.took_over_from) == ("learning", "sudoku9-bands")
+            moved += 1
+        else:
+            assert (r.engine, r.took_over_from) == ("sudoku9-bands", "")
+    assert 0 < moved < len(results)
+
+
+def test_own_engine_alone(own):
+    assert {(r.engine, r.took_over_from) for r in own} == {("sudoku9-bands", "")}
+    assert max(r.stats["nodes"] for r in own) > BUDGET >= min(r.stats["nodes"] for r in own)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_batch_hands_over_the_puzzles_past_the_budget(sudoku, evil, own, workers):
+    done = []
+    results = list(solve_batch(sudoku, evil, escalate_after=BUDGET, workers=workers,
+                               progress=done.append))
+    assert_handed_over_past_the_budget(sudoku, own, results)
+    assert done[-1] == len(evil)
+
+
+def test_one_puzzle_is_handed_over_on_the_serial_backend(sudoku, evil, own):
+    results = [solve_puzzle(sudoku, p, SolveOptions(escalate_after=BUDGET)) for p in evil]
+    assert_handed_over_past_the_budget(sudoku, own, results)
+
+
+def test_a_handed_over_uniqueness_check_is_exact(sudoku, evil, own):
+    hard = next(p for p, r in zip(evil, own, strict=True) if r.stats["nodes"] > BUDGET)
+    r = solve_puzzle(sudoku, hard, SolveOptions(limit=2, escalate_after=BUDGET))
+    assert (r.engine, r.status, r.count, r.exact) == ("learning", Status.SOLVED, 1, True)
+
+
+@pytest.mark.parametrize("options", [
+    SolveOptions(engine="sudoku9-bands", escalate_after=BUDGET),  # an engine was named
+    SolveOptions(engine="dfs", escalate_after=BUDGET),
+    SolveOptions(limit=0, escalate_after=BUDGET),  # count them all: depth-first stays
+    SolveOptions(backend="locked-pool", workers=2, escalate_after=BUDGET),
+])
+def test_no_hand_over_when_not_asked_for(sudoku, evil, own, options):
+    for p, alone in zip(evil, own, strict=True):
+        r = solve_puzzle(sudoku, p, options)
+        assert not r.took_over_from and r.engine != "learning"
+        assert r.count == 1 and (r.solutions[0] == alone.solutions[0]).all()
+
+
+def test_cli_json_names_the_engine():
+    r = subprocess.run([sys.executable, "-m", "csolve", "solve", "sudoku",
+                        str(PUZZLES / "sudoku" / "9x9-hard.txt"), "--output", "json"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    rows = [json.loads(line) for line in r.stdout.splitlines()]
+    assert rows and {row["engine"] for row in rows} == {"sudoku9-bands"}
+    assert not any("took_over_from" in row for row in rows)
