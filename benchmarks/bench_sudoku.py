@@ -12,8 +12,8 @@ same puzzles in the same run, one at a time (CaDiCaL incremental: one encoding, 
 assumptions, or with ``--sat-fresh`` a new solver per puzzle, the givens as unit clauses;
 CP-SAT: one model per puzzle, 1 worker). Every answer is validated. ``--engines``
 adds rows for other csolve search engines ("auto": the puzzle's own choice, which is the
-9x9 bitboard engine for 9x9; "dfs": the generic search over the default rules; "learning":
-clause learning).
+9x9 bitboard engine for 9x9, handing a puzzle to clause learning after 20,000 nodes; "dfs":
+the generic search over the default rules, alone; "learning": clause learning).
 Needs the ``bench`` extra; peers are skipped when missing. Reads ../shared/data (skips if absent).
 """
 
