@@ -122,9 +122,8 @@ def solve_puzzle(ptype: PuzzleType, puzzle: Puzzle, options: SolveOptions = Solv
     """
     ptype.check(puzzle)
     model = with_engine(ptype.model(puzzle, options.rules), options.engine)
-    fallback = None if on_solution is not None else _fallback(
+    fallback, budget = (None, 0) if on_solution is not None else _fallback(
         model, options.engine, options.limit, options.escalate_after)
-    budget = options.escalate_after if fallback is not None else 0
     ctrl = ctrl if ctrl is not None else new_ctrl()
     first, reason = _solve_with(ptype, puzzle, model, options, on_solution, ctrl,
                                 options.timeout, budget)
@@ -136,16 +135,17 @@ def solve_puzzle(ptype: PuzzleType, puzzle: Puzzle, options: SolveOptions = Solv
 
 
 def _fallback(model: Model, engine: str | None, limit: int, escalate_after: int
-              ) -> Model | None:
+              ) -> tuple[Model | None, int]:
     """``model`` searched by the learning engine, for the puzzles its own search gives up
-    on; None when none should move: an engine was named, every solution is wanted (the
-    depth-first search enumerates best), or the learning engine cannot search the model."""
+    on, and the node budget of that search; (None, 0) when none should move: an engine was
+    named, every solution is wanted (the depth-first search enumerates best), or the
+    learning engine cannot search the model."""
     if engine is not None or escalate_after <= 0 or limit == 0 or model.engine == FALLBACK_ENGINE:
-        return None
+        return None, 0
     try:
-        return with_engine(model, FALLBACK_ENGINE)
+        return with_engine(model, FALLBACK_ENGINE), escalate_after
     except UnknownNameError:
-        return None
+        return None, 0
 
 
 def _took_over(first: PuzzleResult, second: PuzzleResult) -> PuzzleResult:
@@ -241,8 +241,7 @@ def solve_batch(ptype: PuzzleType, puzzles: Sequence[Puzzle], limit: int = 1,
     for start, stop, model, inits in ptype.model_runs(puzzles, rules):
         model = with_engine(model, engine)
         group = puzzles[start:stop]
-        fallback = _fallback(model, engine, limit, escalate_after)
-        budget = escalate_after if fallback is not None else 0
+        fallback, budget = _fallback(model, engine, limit, escalate_after)
         results, gave_up = _solve_group(ptype, group, model, inits, limit, timeout, ctrl,
                                         progress, start, workers, budget)
         if gave_up and fallback is not None:
