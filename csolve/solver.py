@@ -116,9 +116,9 @@ def solve_puzzle(ptype: PuzzleType, puzzle: Puzzle, options: SolveOptions = Solv
                  ctrl: np.ndarray | None = None) -> PuzzleResult:
     """Solve one puzzle with a backend. ``on_solution`` streams every solution (``--all``).
 
-    With no engine asked for, a backend that honours node budgets (``serial``) gives the
-    puzzle up after ``options.escalate_after`` nodes of the model's own search, and the
-    learning engine takes it over for the rest of the time allowed.
+    With no engine asked for, the backend gives the puzzle up after
+    ``options.escalate_after`` nodes of the model's own search, and the learning engine
+    takes it over, on the same backend and workers, for the rest of the time allowed.
     """
     ptype.check(puzzle)
     model = with_engine(ptype.model(puzzle, options.rules), options.engine)

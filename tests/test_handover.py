@@ -8,11 +8,14 @@ import sys
 
 import pytest
 
+from csolve.backends import all_backends
 from csolve.solver import SolveOptions, Status, solve_batch, solve_puzzle
 
 from .conftest import PUZZLES
 
 BUDGET = 3  # nodes: some of the generated 9x9 puzzles need more, some fewer
+#: the parallel backends that search with the model's engine (conflict-lock does not)
+SHARING = sorted(n for n, b in all_backends().items() if b.parallel and n != "conflict-lock")
 
 
 @pytest.fixture(scope="module")
@@ -60,6 +63,17 @@ def test_one_puzzle_is_handed_over_on_the_serial_backend(sudoku, evil, own):
     assert_handed_over_past_the_budget(sudoku, own, results)
 
 
+@pytest.mark.parametrize("backend", SHARING)
+def test_a_parallel_search_is_handed_over_once_the_workers_spent_the_budget(
+        sudoku, evil, own, backend):
+    """The probe is off: the search fans out after its first slice (the budget's 3 nodes),
+    so the workers, not the probe, see the budget spent."""
+    options = SolveOptions(backend=backend, workers=2, escalate_after=BUDGET,
+                           backend_options={"probe": 0.0})
+    results = [solve_puzzle(sudoku, p, options) for p in evil]
+    assert_handed_over_past_the_budget(sudoku, own, results)
+
+
 def test_a_handed_over_uniqueness_check_is_exact(sudoku, evil, own):
     hard = next(p for p, r in zip(evil, own, strict=True) if r.stats["nodes"] > BUDGET)
     r = solve_puzzle(sudoku, hard, SolveOptions(limit=2, escalate_after=BUDGET))
@@ -70,7 +84,7 @@ def test_a_handed_over_uniqueness_check_is_exact(sudoku, evil, own):
     SolveOptions(engine="sudoku9-bands", escalate_after=BUDGET),  # an engine was named
     SolveOptions(engine="dfs", escalate_after=BUDGET),
     SolveOptions(limit=0, escalate_after=BUDGET),  # count them all: depth-first stays
-    SolveOptions(backend="locked-pool", workers=2, escalate_after=BUDGET),
+    SolveOptions(backend="conflict-lock", workers=2, escalate_after=BUDGET),  # no engine
 ])
 def test_no_hand_over_when_not_asked_for(sudoku, evil, own, options):
     for p, alone in zip(evil, own, strict=True):

@@ -20,8 +20,9 @@ class SearchJob:
     ``limit``: stop after that many solutions (0: find all). ``on_solution``: called with
     each solution's masks, in the thread that called ``Backend.solve``, when streaming.
     ``ctrl[CTRL_STOP]`` set by anyone (Ctrl-C, a time-out) stops every worker.
-    ``node_budget`` > 0: a backend that supports it (``serial``) gives the search up after
-    that many nodes, with reason ``gave-up``, so the caller can move it to another engine.
+    ``node_budget`` > 0: the backend gives the search up after that many nodes (all its
+    workers together), with reason ``gave-up``, so the caller can move it to another engine.
+    ``conflict-lock``, which does not search with the engine, ignores it.
     """
 
     model: Model

@@ -96,7 +96,8 @@ class ProcessPool(Backend):
                             solution_capacity=64 if job.on_solution else max(1, job.keep))
         first.push_root()
         probe = float(job.options.get("probe", PROBE_SECONDS))
-        early, count, kept = search_alone(job, first, probe if n > 1 else float("inf"))
+        early, count, kept = search_alone(job, first, probe if n > 1 else float("inf"),
+                                          job.node_budget)
         if early is not None:
             return early
         seconds = float(job.options.get("slice", SLICE_SECONDS))
@@ -111,6 +112,9 @@ class ProcessPool(Backend):
         reason = "exhausted"
         try:
             while frontier or running:
+                if 0 < job.node_budget <= stats[abi.STAT_NODES]:
+                    reason = "gave-up"
+                    break
                 while frontier and len(running) < 2 * n:
                     nd, dt = frontier.popleft()
                     remaining = max(1, job.limit - count) if job.limit > 0 else 0

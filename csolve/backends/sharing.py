@@ -89,7 +89,8 @@ class CoarseLock(LockedPool):
 
     def run_slice(self, team: Team, w: Worker) -> int:
         with w.locked(team.big):
-            return w.state.run(w.ctrl, team.remaining(), team.stream is not None, self.SLICE)
+            return w.state.run(w.ctrl, team.remaining(), team.stream is not None,
+                               min(self.SLICE, team.slice_nodes()))
 
 
 class MessagePassing(ThreadedBackend):
@@ -253,7 +254,13 @@ class StaticPartition(ThreadedBackend):
         frontier = deque(zip(*first.take_bottom(first.size), strict=True))
         target = max(1, k) * team.n
         scratch = self.new_state(team.job)
-        while frontier and len(frontier) < target and not team.over.is_set():
+        budget = team.job.node_budget
+
+        def budget_spent() -> bool:
+            return 0 < budget <= int(first.stats[abi.STAT_NODES] + scratch.stats[abi.STAT_NODES])
+
+        while (frontier and len(frontier) < target and not team.over.is_set()
+               and not budget_spent()):
             node, d = frontier.popleft()
             scratch.push(node, int(d))
             scratch.run(team.workers[0].ctrl, team.remaining(), team.stream is not None, 1)

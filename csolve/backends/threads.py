@@ -12,7 +12,9 @@ to share (:meth:`ThreadedBackend.share`). The scheduler does the rest, the same 
 * first-solution / limit stop, exact count summing, streaming each solution once in the
   calling thread, time-outs and Ctrl-C: ``finish`` sets ``CTRL_STOP`` in every worker's
   control array, so each kernel returns within one node;
-* per-worker statistics: nodes, kernel calls, nodes handed over / taken, idle and lock time.
+* per-worker statistics: nodes, kernel calls, nodes handed over / taken, idle and lock time;
+* a node budget (``SearchJob.node_budget``): the search is given up (reason ``gave-up``)
+  once the workers together have spent it.
 """
 
 from __future__ import annotations
@@ -127,6 +129,23 @@ class Team:
             self.idle -= 1
 
     # -- results ------------------------------------------------------------------
+    def budget_left(self) -> int | None:
+        """Nodes left of the job's node budget (None: no budget). The workers' counts are
+        read while they run, so it may be a slice behind."""
+        budget = self.job.node_budget
+        if budget <= 0:
+            return None
+        return budget - sum(int(w.state.stats[abi.STAT_NODES]) for w in self.workers)
+
+    def over_budget(self) -> bool:
+        left = self.budget_left()
+        return left is not None and left <= 0
+
+    def slice_nodes(self) -> int:
+        """Nodes per kernel call: no more than the budget has left."""
+        left = self.budget_left()
+        return SLICE_NODES if left is None else max(1, min(SLICE_NODES, left))
+
     def remaining(self) -> int:
         limit = self.job.limit
         return max(1, limit - self.count) if limit > 0 else 0
@@ -168,7 +187,8 @@ class ThreadedBackend(Backend):
         w.ctrl[abi.CTRL_WANT_WORK] = 0
 
     def run_slice(self, team: Team, w: Worker) -> int:
-        return w.state.run(w.ctrl, team.remaining(), team.stream is not None, SLICE_NODES)
+        return w.state.run(w.ctrl, team.remaining(), team.stream is not None,
+                           team.slice_nodes())
 
     def on_finish(self, team: Team) -> None:
         """Wake anything a policy waits on outside ``team.cond``."""
@@ -183,7 +203,8 @@ class ThreadedBackend(Backend):
         first = self.new_state(job)
         first.push_root()
         probe = float(job.options.get("probe", PROBE_SECONDS))
-        early, count, kept = search_alone(job, first, probe if n > 1 else float("inf"))
+        early, count, kept = search_alone(job, first, probe if n > 1 else float("inf"),
+                                          job.node_budget)
         if early is not None:
             return early
         workers = [Worker(0, first)] + [Worker(i, self.new_state(job)) for i in range(1, n)]
@@ -262,6 +283,9 @@ class ThreadedBackend(Backend):
                 if not got:
                     break
                 continue
+            if team.over_budget():
+                team.finish("gave-up")
+                break
             r = self.run_slice(team, w)
             w.calls += 1
             team.add(w.state)
