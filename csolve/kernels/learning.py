@@ -10,6 +10,9 @@ engine learns a clause from every contradiction, the way SAT solvers do:
                group, becomes true; a learned clause with one literal left makes it true
     conflict:  find the first cut of the implication graph (first UIP), learn its clause,
                jump back to the second-highest level in it and assert its last literal
+    shrink:    replace the clause's literals of one decision level by a single literal of
+               that level they all follow from (its block UIP), where that needs nothing
+               the clause does not already imply (as CaDiCaL's "shrink" does)
     decide:    the unassigned literal of highest activity (VSIDS), with its last value
     modes:     focused and stable in turn, each twice as long as the one before (as in
                CaDiCaL): focused restarts when recent clauses' LBD (glue) runs high against
@@ -69,6 +72,7 @@ NASSUME = 16
 NO_CONFLICT, TARGET_N, BEST_N, STABLE, SWITCH_AT, SWITCH_LEN, RESTART_AT, LUBY_U, LUBY_V = (
     17, 18, 19, 20, 21, 22, 23, 24, 25)
 REPHASE_AT, REPHASES = 26, 27
+SHRUNK = 28  # literals that shrinking took out of learned clauses
 SC_SIZE = 32
 
 # MODE: what the memory holds
@@ -601,13 +605,67 @@ def _reason_at(s, m, V, kind, data, i):
 
 
 @kernel
+def _implied(s, m, V, y, levels, nmarked):
+    """Whether variable y's value follows from the clause's literals (``seen`` 1), by a
+    depth-first search through the reasons; every variable judged on the way (not y) is
+    marked 1 or 2 and listed in ``s.mstack``. Returns (implied, nmarked)."""
+    marked = s.mstack
+    frames = s.todo
+    implied = s.rkind[y] != NONE
+    if implied:
+        top = 1
+        frames[0] = y << 20
+        while top > 0:
+            f = frames[top - 1]
+            q = f >> 20
+            k = f & 0xFFFFF
+            kind = s.rkind[q]
+            data = s.rdata[q]
+            size = _reason_len(s, m, V, kind, data)
+            child = -1
+            while k < size:
+                z = _reason_at(s, m, V, kind, data, k)
+                k += 1
+                if z == q or s.level[z] == 0 or s.seen[z] == 1:
+                    continue
+                if (s.seen[z] == 2 or s.rkind[z] == NONE
+                        or ((1 << (s.level[z] & 63)) & levels) == 0):
+                    if s.seen[z] == 0:
+                        s.seen[z] = 2
+                        marked[nmarked] = z
+                        nmarked += 1
+                    implied = False
+                    break
+                child = z
+                break
+            if not implied:  # every variable on the path fails with it
+                for t in range(1, top):
+                    u = frames[t] >> 20
+                    s.seen[u] = 2
+                    marked[nmarked] = u
+                    nmarked += 1
+                break
+            if child >= 0:
+                frames[top - 1] = (q << 20) | k
+                frames[top] = child << 20
+                top += 1
+                continue
+            top -= 1  # every literal of q's reason holds: q is implied too
+            if top > 0:
+                s.seen[q] = 1
+                marked[nmarked] = q
+                nmarked += 1
+    return implied, nmarked
+
+
+@kernel
 def _minimize(s, m, V, n):
     """Drop the literals that the rest of the clause implies (recursive minimization, with
     the verdict on every variable visited kept for the whole clause: ``seen`` 1 is in the
-    clause or implied by it, 2 is not) and clear every mark; returns the new size."""
+    clause or implied by it, 2 is not), shrink what is left (:func:`_shrink`, which reuses
+    those verdicts) and clear every mark; returns the new size."""
     out = s.toclear
     marked = s.mstack  # every variable marked: the clause's, then those judged
-    frames = s.todo  # depth-first search: variable << 20 | next reason literal
     nmarked = 0
     levels = 0
     for i in range(1, n):
@@ -616,57 +674,113 @@ def _minimize(s, m, V, n):
         levels |= 1 << (s.level[out[i] >> 1] & 63)
     j = 1
     for i in range(1, n):
-        y = out[i] >> 1
-        implied = s.rkind[y] != NONE
-        if implied:
-            top = 1
-            frames[0] = y << 20
-            while top > 0:
-                f = frames[top - 1]
-                q = f >> 20
-                k = f & 0xFFFFF
-                kind = s.rkind[q]
-                data = s.rdata[q]
-                size = _reason_len(s, m, V, kind, data)
-                child = -1
-                while k < size:
-                    z = _reason_at(s, m, V, kind, data, k)
-                    k += 1
-                    if z == q or s.level[z] == 0 or s.seen[z] == 1:
-                        continue
-                    if (s.seen[z] == 2 or s.rkind[z] == NONE
-                            or ((1 << (s.level[z] & 63)) & levels) == 0):
-                        if s.seen[z] == 0:
-                            s.seen[z] = 2
-                            marked[nmarked] = z
-                            nmarked += 1
-                        implied = False
-                        break
-                    child = z
-                    break
-                if not implied:  # every variable on the path fails with it
-                    for t in range(1, top):
-                        u = frames[t] >> 20
-                        s.seen[u] = 2
-                        marked[nmarked] = u
-                        nmarked += 1
-                    break
-                if child >= 0:
-                    frames[top - 1] = (q << 20) | k
-                    frames[top] = child << 20
-                    top += 1
-                    continue
-                top -= 1  # every literal of q's reason holds: q is implied too
-                if top > 0:
-                    s.seen[q] = 1
-                    marked[nmarked] = q
-                    nmarked += 1
+        implied, nmarked = _implied(s, m, V, out[i] >> 1, levels, nmarked)
         if not implied:
             out[j] = out[i]
             j += 1
+    j, nmarked = _shrink(s, m, V, j, nmarked, levels)
     for u in range(nmarked):
         s.seen[marked[u]] = 0
     return j
+
+
+@kernel
+def _shrink(s, m, V, n, nmarked, levels):
+    """Shrink the minimized clause ``s.toclear[:n]``: the literals of one decision level are
+    replaced by that level's block UIP - the last variable of the level that every one of
+    them follows from - when the derivation needs no lower-level literal that the clause
+    does not already imply (``seen`` 1, or judged so now by :func:`_implied`).
+
+    On Sudoku a level holds one decision and the hundreds of values it rules out, so a
+    learned clause often names several of them where one literal says as much: shorter
+    clauses propagate sooner and cost less to watch. Variables of the level being walked
+    carry the mark 4 in ``seen`` (its low bits keep the minimization's verdict). Returns
+    (new size, marks listed in ``s.mstack``)."""
+    out = s.toclear
+    marked = s.mstack
+    blk = s.buf
+    dl = s.sc[LEVEL]
+    s.sc[STAMP] += 1
+    mark = s.sc[STAMP]
+    pos = 1
+    while pos < n:
+        L = s.level[out[pos] >> 1]
+        if s.stamp[L] == mark or L >= dl:
+            pos += 1
+            continue
+        s.stamp[L] = mark  # the first literal of level L: every other one lies further on
+        nb = 0
+        for q in range(pos, n):
+            y = out[q] >> 1
+            if s.level[y] == L:
+                s.seen[y] |= 4
+                blk[nb] = y
+                nb += 1
+        if nb < 2:
+            s.seen[blk[0]] &= 3
+            pos += 1
+            continue
+        open_ = nb  # marked variables of level L not yet resolved away
+        uip = -1
+        ok = True
+        lo = s.trail_lim[L - 1]
+        t = s.trail_lim[L] - 1
+        while t >= lo:  # level L's assignments, latest first
+            p = s.trail[t]
+            t -= 1
+            if (s.seen[p] & 4) == 0:
+                continue
+            open_ -= 1
+            if open_ == 0:
+                uip = p
+                break
+            kind = s.rkind[p]
+            data = s.rdata[p]
+            size = _reason_len(s, m, V, kind, data)
+            for r in range(size):
+                z = _reason_at(s, m, V, kind, data, r)
+                if z == p:
+                    continue
+                lz = s.level[z]
+                if lz == 0:
+                    continue
+                if lz == L:
+                    if (s.seen[z] & 4) == 0:
+                        s.seen[z] |= 4
+                        blk[nb] = z
+                        nb += 1
+                        open_ += 1
+                elif (s.seen[z] & 3) != 1:  # a lower level: the clause must imply z
+                    if s.seen[z] == 0 and ((1 << (lz & 63)) & levels) != 0:
+                        imp, nmarked = _implied(s, m, V, z, levels, nmarked)
+                        s.seen[z] = 1 if imp else 2
+                        marked[nmarked] = z
+                        nmarked += 1
+                        if imp:
+                            continue
+                    ok = False
+                    break
+            if not ok:
+                break
+        for q in range(nb):
+            s.seen[blk[q]] &= 3
+        if ok and uip >= 0:
+            w = pos
+            for q in range(pos, n):
+                if s.level[out[q] >> 1] != L:
+                    out[w] = out[q]
+                    w += 1
+            out[w] = _negation(s, uip)
+            w += 1
+            if s.seen[uip] == 0:
+                s.seen[uip] = 1
+                marked[nmarked] = uip
+                nmarked += 1
+            s.sc[SHRUNK] += n - w
+            n = w
+        else:
+            pos += 1
+    return n, nmarked
 
 
 @kernel
