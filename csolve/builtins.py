@@ -48,6 +48,7 @@ def csolve_register_rules(register):
 @hookimpl
 def csolve_register_backends(register):
     from csolve.backends.conflict import ConflictLock
+    from csolve.backends.interleave import Interleave
     from csolve.backends.processes import ProcessPool
     from csolve.backends.serial import SerialBackend
     from csolve.backends.sharing import BACKENDS
@@ -55,6 +56,7 @@ def csolve_register_backends(register):
     register(SerialBackend())
     for cls in BACKENDS:
         register(cls())
+    register(Interleave())
     register(ProcessPool())
     register(ConflictLock())
 

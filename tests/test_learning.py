@@ -99,7 +99,8 @@ def test_a_lone_node_asked_to_share_is_cut_in_two_halves_that_hold_all_its_solut
 
 
 @pytest.mark.parametrize("backend,workers", [("serial", 1), ("locked-pool", 2),
-                                             ("work-stealing", 3), ("message-passing", 2)])
+                                             ("work-stealing", 3), ("message-passing", 2),
+                                             ("interleave", 3)])
 def test_every_backend_counts_the_empty_4x4_and_a_9x9(sudoku, backend, workers):
     (empty,) = parse(sudoku, "." * 16)
     (p,) = parse(sudoku, MANY)
@@ -108,6 +109,23 @@ def test_every_backend_counts_the_empty_4x4_and_a_9x9(sudoku, backend, workers):
             limit=0, engine=LEARNING, backend=backend, workers=workers,
             backend_options={"probe": 0.0} if backend != "serial" else {}))
         assert r.count == expected and r.exact
+
+
+def test_interleaved_searches_cut_a_lone_node_on_one_thread(sudoku):
+    """On ``interleave`` the idle search asks the busy one, which holds the single node it
+    is searching, to cut it in two; the answers are those of one search alone."""
+    path = PUZZLES / "sudoku" / "16x16-generated-evil.txt"
+    puzzles = sudoku.parse(path.read_text(), str(path))
+    alone = list(solve_batch(sudoku, puzzles, limit=2, engine=LEARNING))
+    handed = 0
+    for p, a in zip(puzzles, alone, strict=True):
+        r = solve_puzzle(sudoku, p, SolveOptions(limit=2, engine=LEARNING, backend="interleave",
+                                                 workers=2, backend_options={"probe": 0.0}))
+        assert (r.status, r.count, r.exact) == (Status.SOLVED, 1, True)
+        assert sudoku.validate(p, r.solutions[0]) == []
+        assert (r.solutions[0] == a.solutions[0]).all()
+        handed += sum(w["handed"] for w in r.workers)
+    assert handed > 0
 
 
 def test_unsolvable_and_limit_two(sudoku):
