@@ -74,6 +74,23 @@ def test_a_parallel_search_is_handed_over_once_the_workers_spent_the_budget(
     assert_handed_over_past_the_budget(sudoku, own, results)
 
 
+def test_on_one_core_the_learning_engine_takes_over_as_two_interleaved_searches(sudoku):
+    """Two of the bundled evil 16x16 puzzles need more than the default budget of
+    depth-first nodes; the searches that take them over share the work on one thread."""
+    path = PUZZLES / "sudoku" / "16x16-generated-evil.txt"
+    puzzles = sudoku.parse(path.read_text(), str(path))
+    moved = 0
+    for p in puzzles:
+        r = solve_puzzle(sudoku, p, SolveOptions(backend_options={"probe": 0.0}))
+        assert (r.status, r.count) == (Status.SOLVED, 1)
+        assert sudoku.validate(p, r.solutions[0]) == []
+        if r.took_over_from:
+            moved += 1
+            assert r.engine == "learning" and len(r.workers) == 2
+            assert sum(w["handed"] for w in r.workers) > 0
+    assert moved == 2
+
+
 def test_a_handed_over_uniqueness_check_is_exact(sudoku, evil, own):
     hard = next(p for p, r in zip(evil, own, strict=True) if r.stats["nodes"] > BUDGET)
     r = solve_puzzle(sudoku, hard, SolveOptions(limit=2, escalate_after=BUDGET))
