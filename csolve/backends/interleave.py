@@ -19,8 +19,7 @@ import time
 import numpy as np
 
 from csolve.backends.base import Backend, SearchJob, SearchOutcome
-from csolve.backends.serial import search_alone
-from csolve.backends.threads import PROBE_SECONDS
+from csolve.backends.serial import job_state, probe_alone
 from csolve.kernels import abi
 from csolve.search import SearchState, new_ctrl, stats_dict
 
@@ -57,17 +56,10 @@ class Interleave(Backend):
 
     def solve(self, job: SearchJob) -> SearchOutcome:
         n = max(1, int(job.workers))
-        capacity = 64 if job.on_solution else max(1, job.keep)
-        first = SearchState(job.model, job.kernels, solution_capacity=capacity)
-        first.push_root()
-        probe = float(job.options.get("probe", PROBE_SECONDS))
-        early, count, kept = search_alone(job, first, probe if n > 1 else float("inf"),
-                                          job.node_budget)
+        first, early, count, kept = probe_alone(job, n)
         if early is not None:
             return early
-        turns = [_Turn(0, first)] + [
-            _Turn(i, SearchState(job.model, job.kernels, solution_capacity=capacity))
-            for i in range(1, n)]
+        turns = [_Turn(0, first)] + [_Turn(i, job_state(job)) for i in range(1, n)]
         reason = "exhausted"
         while True:
             busy = [t for t in turns if t.state.size > 0]

@@ -19,8 +19,7 @@ from collections import deque
 import numpy as np
 
 from csolve.backends.base import Backend, SearchJob, SearchOutcome
-from csolve.backends.serial import search_alone
-from csolve.backends.threads import PROBE_SECONDS
+from csolve.backends.serial import probe_alone
 from csolve.kernels import abi
 from csolve.search import SearchState, new_ctrl, stats_dict
 
@@ -92,12 +91,7 @@ class ProcessPool(Backend):
 
     def solve(self, job: SearchJob) -> SearchOutcome:
         n = max(1, int(job.workers))
-        first = SearchState(job.model, job.kernels,
-                            solution_capacity=64 if job.on_solution else max(1, job.keep))
-        first.push_root()
-        probe = float(job.options.get("probe", PROBE_SECONDS))
-        early, count, kept = search_alone(job, first, probe if n > 1 else float("inf"),
-                                          job.node_budget)
+        first, early, count, kept = probe_alone(job, n)
         if early is not None:
             return early
         seconds = float(job.options.get("slice", SLICE_SECONDS))

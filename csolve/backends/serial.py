@@ -10,6 +10,9 @@ from csolve.backends.base import Backend, SearchJob, SearchOutcome
 from csolve.kernels import abi
 from csolve.search import SearchState, stats_dict
 
+#: default seconds the calling thread searches alone before a sharing backend fans out
+PROBE_SECONDS = 0.003
+
 
 class SerialBackend(Backend):
     name = "serial"
@@ -17,12 +20,30 @@ class SerialBackend(Backend):
     origin = "seed 000 §3.2 (serial solver)"
 
     def solve(self, job: SearchJob) -> SearchOutcome:
-        capacity = 64 if job.on_solution else max(1, job.keep)
-        state = SearchState(job.model, job.kernels, solution_capacity=capacity)
+        state = job_state(job)
         state.push_root()
         outcome, _count, _kept = search_alone(job, state, float("inf"), job.node_budget)
         assert outcome is not None  # with no time cap the search runs to its end
         return outcome
+
+
+def job_state(job: SearchJob) -> SearchState:
+    """A search state for ``job``, with room for the solutions it streams or keeps."""
+    capacity = 64 if job.on_solution else max(1, job.keep)
+    return SearchState(job.model, job.kernels, solution_capacity=capacity)
+
+
+def probe_alone(job: SearchJob, workers: int
+                ) -> tuple[SearchState, SearchOutcome | None, int, list[np.ndarray]]:
+    """The small-puzzle guard of the sharing backends: the calling thread searches the root
+    alone for the ``probe`` option's seconds (to the end with one worker). Returns its
+    state, the outcome if that was enough, and the solutions counted and kept so far."""
+    first = job_state(job)
+    first.push_root()
+    probe = float(job.options.get("probe", PROBE_SECONDS))
+    early, count, kept = search_alone(job, first, probe if workers > 1 else float("inf"),
+                                      job.node_budget)
+    return first, early, count, kept
 
 
 def search_alone(job: SearchJob, state: SearchState, seconds: float, node_budget: int = 0

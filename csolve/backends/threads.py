@@ -28,15 +28,13 @@ from typing import Any
 import numpy as np
 
 from csolve.backends.base import Backend, SearchJob, SearchOutcome
-from csolve.backends.serial import search_alone
+from csolve.backends.serial import job_state, probe_alone
 from csolve.kernels import abi
 from csolve.search import SearchState, new_ctrl, stats_dict
 
 #: nodes per kernel call: stop and share requests reach the kernel through ``ctrl``, so a
 #: call only needs to return now and then to report its statistics
 SLICE_NODES = 1 << 16
-#: default seconds the calling thread searches alone before it fans out
-PROBE_SECONDS = 0.003
 _POLL = 0.01  # seconds between the calling thread's checks of time-outs and Ctrl-C
 
 
@@ -195,16 +193,11 @@ class ThreadedBackend(Backend):
 
     # -- the scheduler ------------------------------------------------------------
     def new_state(self, job: SearchJob) -> SearchState:
-        capacity = 64 if job.on_solution else max(1, job.keep)
-        return SearchState(job.model, job.kernels, solution_capacity=capacity)
+        return job_state(job)
 
     def solve(self, job: SearchJob) -> SearchOutcome:
         n = max(1, int(job.workers))
-        first = self.new_state(job)
-        first.push_root()
-        probe = float(job.options.get("probe", PROBE_SECONDS))
-        early, count, kept = search_alone(job, first, probe if n > 1 else float("inf"),
-                                          job.node_budget)
+        first, early, count, kept = probe_alone(job, n)
         if early is not None:
             return early
         workers = [Worker(0, first)] + [Worker(i, self.new_state(job)) for i in range(1, n)]
