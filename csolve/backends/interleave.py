@@ -46,6 +46,11 @@ class _Turn:
                 "solutions": s["solutions"]}
 
 
+def _nodes(turns: list[_Turn]) -> int:
+    """Nodes the searches have spent together (what a node budget counts)."""
+    return sum(int(t.state.stats[abi.STAT_NODES]) for t in turns)
+
+
 class Interleave(Backend):
     name = "interleave"
     parallel = True  # ``workers`` is the number of searches, all on the calling thread
@@ -103,8 +108,7 @@ class Interleave(Backend):
             return "stopped"
         if job.timed_out():
             return "timeout"
-        if job.node_budget > 0 and sum(
-                int(t.state.stats[abi.STAT_NODES]) for t in turns) >= job.node_budget:
+        if 0 < job.node_budget <= _nodes(turns):
             return "gave-up"
         return ""
 
@@ -114,8 +118,7 @@ class Interleave(Backend):
         """One slice of search ``t``: (solutions counted, solutions kept, kernel's reason)."""
         step = t.step
         if job.node_budget > 0:
-            spent = sum(int(o.state.stats[abi.STAT_NODES]) for o in turns)
-            step = max(1, min(step, job.node_budget - spent))
+            step = max(1, min(step, job.node_budget - _nodes(turns)))
         remaining = max(1, job.limit - count) if job.limit > 0 else 0
         t.ctrl[abi.CTRL_STOP] = job.ctrl[abi.CTRL_STOP]
         t0 = time.perf_counter()
