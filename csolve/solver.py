@@ -34,6 +34,10 @@ ESCALATE_AFTER = 20_000
 #: two halves searched in turn cut the tail: 54 of 64 runs of Frisch's 25x25 puzzles within
 #: 10 s, against 45 for one search (benchmarks/bench_heavy_tail.py, one core).
 TAKEOVER_ONE_CORE = ("interleave", 2)
+#: How a file's given-up puzzles are taken over with several workers: one at a time, each
+#: split between all the workers, rather than one puzzle per worker - split searches cut
+#: the tail (57 of 64 runs within 10 s on two workers, against 45 for one search).
+TAKEOVER_SHARED = "locked-pool"
 
 
 class Status(StrEnum):
@@ -249,8 +253,9 @@ def solve_batch(ptype: PuzzleType, puzzles: Sequence[Puzzle], limit: int = 1,
     ``timeout`` applies to each puzzle. ``progress(k)`` is told how many are done.
     ``workers`` > 1 splits each group across that many threads (csolve.batch). ``engine``
     and ``escalate_after`` as in :class:`SolveOptions`: the puzzles the model's own search
-    gives up on are solved again by the learning engine - with one worker one at a time, as
-    interleaved searches (``TAKEOVER_ONE_CORE``); with more, together across the workers.
+    gives up on are solved again by the learning engine, one at a time: split between the
+    workers (``TAKEOVER_SHARED``), or with one worker as interleaved searches
+    (``TAKEOVER_ONE_CORE``).
     """
     ctrl = ctrl if ctrl is not None else new_ctrl()
     ptype.check_many(puzzles)
@@ -260,22 +265,15 @@ def solve_batch(ptype: PuzzleType, puzzles: Sequence[Puzzle], limit: int = 1,
         fallback, budget = _fallback(model, engine, limit, escalate_after)
         results, gave_up = _solve_group(ptype, group, model, inits, limit, timeout, ctrl,
                                         progress, start, workers, budget)
-        if gave_up and fallback is not None and workers <= 1:
-            options = SolveOptions(limit=limit, timeout=timeout, rules=rules)
-            for i, k in enumerate(gave_up):  # one at a time, as interleaved searches
+        if gave_up and fallback is not None:
+            options = SolveOptions(limit=limit, timeout=timeout, rules=rules,
+                                   backend=TAKEOVER_SHARED, workers=workers)
+            for i, k in enumerate(gave_up):  # one at a time, each with every worker
                 puzzle = group[k]
                 own = with_engine(ptype.model(puzzle, rules), FALLBACK_ENGINE)
                 results[k] = _take_over(ptype, puzzle, own, results[k], options, ctrl)
                 if progress is not None:
                     progress(start + len(group) - len(gave_up) + i + 1)
-        elif gave_up and fallback is not None:
-            spent = max(results[k].seconds for k in gave_up)
-            left = None if timeout is None else max(timeout - spent, 1e-3)
-            again, _ = _solve_group(ptype, [group[k] for k in gave_up], fallback,
-                                    np.asarray(inits)[gave_up], limit, left, ctrl, progress,
-                                    start + len(group) - len(gave_up), workers, 0)
-            for k, second in zip(gave_up, again, strict=True):
-                results[k] = _took_over(results[k], second)
         yield from results
 
 
