@@ -269,9 +269,8 @@ def solve_batch(ptype: PuzzleType, puzzles: Sequence[Puzzle], limit: int = 1,
             options = SolveOptions(limit=limit, timeout=timeout, rules=rules,
                                    backend=TAKEOVER_SHARED, workers=workers)
             for i, k in enumerate(gave_up):  # one at a time, each with every worker
-                puzzle = group[k]
-                own = with_engine(ptype.model(puzzle, rules), FALLBACK_ENGINE)
-                results[k] = _take_over(ptype, puzzle, own, results[k], options, ctrl)
+                results[k] = _take_over(ptype, group[k], fallback.with_init(inits[k]),
+                                        results[k], options, ctrl)
                 if progress is not None:
                     progress(start + len(group) - len(gave_up) + i + 1)
         yield from results

@@ -87,7 +87,7 @@ class Interleave(Backend):
                         taker.state.push_many(nodes, dirty)
                         t.handed += len(nodes)
                         taker.taken += len(nodes)
-                if r in (abi.LIMIT, abi.STOPPED) or (job.limit > 0 and count >= job.limit):
+                if r == abi.STOPPED or (job.limit > 0 and count >= job.limit):
                     break
             if job.limit > 0 and count >= job.limit:
                 reason = "limit"
