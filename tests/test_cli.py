@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -80,6 +81,24 @@ def test_solve_line_output_is_validated(capsys, sudoku):
     for p, line in zip(puzzles, lines, strict=True):
         (sol,) = sudoku.parse(line + "\n", "<out>")
         assert sudoku.validate(p, sol.data) == []
+
+
+@pytest.mark.parametrize("escalate, moved", [(None, 2), ("0", 0), ("1000000", 0)])
+def test_escalate_after_option(capsys, sudoku, escalate, moved):
+    """Two of the bundled evil 16x16 puzzles need more than the default budget of
+    depth-first nodes and move to the learning engine; ``--escalate-after 0`` (never) or a
+    budget above their needs keeps them on depth-first search."""
+    path = str(PUZZLES / "sudoku" / "16x16-generated-evil.txt")
+    extra = [] if escalate is None else ["--escalate-after", escalate]
+    code, out, _ = run(capsys, "solve", "sudoku", path, "--output", "json", *extra)
+    assert code == 0
+    puzzles = sudoku.parse(open(path).read(), path)
+    objs = [json.loads(line) for line in out.splitlines()]
+    assert len(objs) == len(puzzles)
+    for p, obj in zip(puzzles, objs, strict=True):
+        assert obj["status"] == "solved"
+        assert sudoku.validate(p, np.array(obj["solution"], dtype=np.int64).ravel()) == []
+    assert sum(obj.get("took_over_from") == "dfs" for obj in objs) == moved
 
 
 def test_solve_json_output(capsys):

@@ -17,6 +17,8 @@ _WAIT = "message-passing: how an idle worker waits - spin, yield or condvar."
 _RULES = "Propagation rules, comma-separated, in the order they are tried (see list-rules)."
 _ENGINE = ("Search engine (see list-engines): dfs is the generic search over the rules; "
            "default: the puzzle's own choice.")
+_ESCALATE = ("Nodes the puzzle's own search spends before a hard puzzle moves to the "
+             "learning engine (0: never; default 20000).")
 
 
 def _parse_rules(rules: str | None) -> tuple[str, ...] | None:
@@ -42,6 +44,7 @@ def solve(
     explain: Annotated[bool, typer.Option("--explain",
                                           help="Print the solve step by step.")] = False,
     engine: Annotated[str | None, typer.Option(help=_ENGINE)] = None,
+    escalate_after: Annotated[int | None, typer.Option(min=0, help=_ESCALATE)] = None,
     wait: Annotated[str | None, typer.Option(help=_WAIT)] = None,
     option: Annotated[list[str] | None, typer.Option(
         "--option", "-O", help="Backend option KEY=VALUE (e.g. k=30, probe=0).")] = None,
@@ -49,7 +52,7 @@ def solve(
     """Solve every puzzle in FILE and print the solutions."""
     from csolve.cli.report import Reporter
     from csolve.errors import ExitCode, UnknownNameError
-    from csolve.solver import SolveOptions, solve_batch, solve_puzzle
+    from csolve.solver import ESCALATE_AFTER, SolveOptions, solve_batch, solve_puzzle
 
     if count and all_:
         raise UnknownNameError("--count and --all do not go together")
@@ -81,9 +84,10 @@ def solve(
     out = output or default_output()
     reporter = Reporter(ptype, out, counting=count, show_stats=stats, total=len(puzzles))
     backend_options = parse_backend_options(option or [], wait)
+    escalate = ESCALATE_AFTER if escalate_after is None else escalate_after
     opts = SolveOptions(limit=mode_limit, backend=backend, workers=n_workers,
                         timeout=timeout or None, rules=rule_names, engine=engine,
-                        backend_options=backend_options)
+                        backend_options=backend_options, escalate_after=escalate)
     if engine is not None:  # a bad name, or an engine for other puzzles, fails before solving
         from csolve.engines import with_engine
 
@@ -95,7 +99,8 @@ def solve(
             # many puzzles: parallel across puzzles (threads over the batch kernel)
             results = solve_batch(ptype, puzzles, limit=mode_limit, timeout=timeout or None,
                                   rules=rule_names, progress=advance,
-                                  workers=n_workers if be.parallel else 1, engine=engine)
+                                  workers=n_workers if be.parallel else 1, engine=engine,
+                                  escalate_after=escalate)
             for r in results:
                 reporter.result(r)
         else:
