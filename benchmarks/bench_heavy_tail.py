@@ -62,7 +62,9 @@ def run(sudoku, puzzles, backend: str, workers: int, engine: str, timeout: float
     return dict(backend=backend, workers=workers, runs=len(times),
                 solved=sum(t < float("inf") for t in times),
                 median_s=statistics.median(capped), puzzles=len(puzzles),
-                puzzles_solved=len(solved_puzzles))
+                puzzles_solved=len(solved_puzzles),
+                # per run, puzzle by puzzle, as given first; None: not solved in time
+                times_s=[round(t, 3) if t < float("inf") else None for t in times])
 
 
 def main() -> int:
