@@ -32,9 +32,9 @@ ESCALATE_AFTER = 20_000
 #: How the learning engine takes a puzzle over on one core: as searches that take turns on
 #: the calling thread and split the puzzle between them. Its run times are heavy-tailed, and
 #: parts searched in turn cut the tail: of 64 runs of Frisch's 25x25 puzzles, within 10 s,
-#: three searches solve 55-58, two 51-54, four 51 and one search 45
+#: two searches solve 54 (median 1.68 s), three 52 (2.17 s) and one search 52-53 (1.90 s)
 #: (benchmarks/bench_heavy_tail.py, pinned to one core).
-TAKEOVER_ONE_CORE = ("interleave", 3)
+TAKEOVER_ONE_CORE = ("interleave", 2)
 #: How a file's given-up puzzles are taken over with several workers: one at a time, each
 #: split between all the workers, rather than one puzzle per worker - split searches cut
 #: the tail (57 of 64 runs within 10 s on two workers, against 45 for one search).

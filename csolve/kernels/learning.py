@@ -13,7 +13,10 @@ engine learns a clause from every contradiction, the way SAT solvers do:
     shrink:    replace the clause's literals of one decision level by a single literal of
                that level they all follow from (its block UIP), where that needs nothing
                the clause does not already imply (as CaDiCaL's "shrink" does)
-    decide:    the unassigned literal of highest activity (VSIDS), with its last value
+    decide:    in focused mode as depth-first search does: the cell with the fewest values
+               left, and in it the value it last held, else its most active one; in
+               stable mode the unassigned literal of highest activity (VSIDS), with its
+               last value
     modes:     focused and stable in turn, each twice as long as the one before (as in
                CaDiCaL): focused restarts when recent clauses' LBD (glue) runs high against
                the long-run average; stable restarts rarely (reluctant doubling) and decides
@@ -1127,8 +1130,47 @@ def _restart_due(s, m, V):
 
 
 @kernel
+def _fewest_candidates(s, V):
+    """Focused mode's decision, as depth-first search makes it: the cell with the fewest
+    candidates left (the most active of those), and in it the value it last held, else its
+    most active one. Returns that literal's variable, or -1 when every cell is decided."""
+    best_c = -1
+    best_n = 1 << 30
+    best_a = -1
+    one = np.uint64(1)
+    for c in range(s.dom.shape[0]):
+        d = s.dom[c]
+        k = popcount(d)
+        if k < 2 or k > best_n:
+            continue
+        a = 0
+        while d:
+            y = c * V + lowbit_index(d)
+            d &= d - one
+            if s.act[y] > a:
+                a = s.act[y]
+        if k < best_n or a > best_a:
+            best_c = c
+            best_n = k
+            best_a = a
+    if best_c < 0:
+        return -1
+    d = s.dom[best_c]
+    bx = -1
+    ba = -1
+    while d:
+        y = best_c * V + lowbit_index(d)
+        d &= d - one
+        score = s.act[y] + (ACT_LIMIT * 4 if s.phase[y] > 0 else 0)
+        if score > ba:
+            ba = score
+            bx = y
+    return bx
+
+
+@kernel
 def _decide(s, m, V):
-    """Open a level for the next assumption or the most active free literal.
+    """Open a level for the next assumption, or for a free literal chosen as the mode says.
     Returns 1 (decided), 0 (every literal assigned: a solution), -1 (an assumption fails)."""
     while s.sc[LEVEL] < s.sc[NASSUME]:
         lit = s.assume[s.sc[LEVEL]]
@@ -1140,6 +1182,12 @@ def _decide(s, m, V):
         _new_level(s)
         _assign_lit(s, m, V, lit, NONE, 0)
         return 1
+    if s.sc[STABLE] == 0:
+        x = _fewest_candidates(s, V)
+        if x >= 0:
+            _new_level(s)
+            _assign(s, m, V, x, 1, NONE, 0)
+            return 1
     while s.sc[HEAP] > 0:
         x = _heap_pop(s)
         if s.assign[x] == 0:
