@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from csolve.backends import SearchJob, get_backend
+from csolve.defaults import ESCALATE_AFTER
 from csolve.engines import GENERIC, with_engine
 from csolve.errors import CsolveError, ExitCode, UnknownNameError
 from csolve.kernels import abi
@@ -25,10 +26,6 @@ from csolve.search import BatchScratch, kernels_for_model, new_ctrl, stats_dict
 
 #: The engine a puzzle moves to when the model's own search gives up on it.
 FALLBACK_ENGINE = "learning"
-#: Nodes the model's own search spends on one puzzle before the puzzle moves to the
-#: clause-learning engine: far more than any of the shared 9x9, 16x16 and MaaTec sets
-#: needs, a fraction of a second of depth-first search.
-ESCALATE_AFTER = 20_000
 #: How the learning engine takes a puzzle over on one core: as searches that take turns on
 #: the calling thread and split the puzzle between them. Its run times are heavy-tailed, and
 #: parts searched in turn cut the tail: of 64 runs of Frisch's 25x25 puzzles, within 10 s,

@@ -9,6 +9,7 @@ import typer
 
 from csolve.cli.app import EXIT_CODES_HELP, app
 from csolve.cli.common import FileArg, FormatOpt, Output, PuzzleArg, default_output, load_puzzles
+from csolve.defaults import ESCALATE_AFTER
 
 _WORKERS = "Workers for parallel backends (0: one per core)."
 _COUNT = "Count solutions (exact unless --limit)."
@@ -18,7 +19,7 @@ _RULES = "Propagation rules, comma-separated, in the order they are tried (see l
 _ENGINE = ("Search engine (see list-engines): dfs is the generic search over the rules; "
            "default: the puzzle's own choice.")
 _ESCALATE = ("Nodes the puzzle's own search spends before a hard puzzle moves to the "
-             "learning engine (0: never; default 20000).")
+             f"learning engine (0: never; default {ESCALATE_AFTER}).")
 
 
 def _parse_rules(rules: str | None) -> tuple[str, ...] | None:
@@ -52,7 +53,7 @@ def solve(
     """Solve every puzzle in FILE and print the solutions."""
     from csolve.cli.report import Reporter
     from csolve.errors import ExitCode, UnknownNameError
-    from csolve.solver import ESCALATE_AFTER, SolveOptions, solve_batch, solve_puzzle
+    from csolve.solver import SolveOptions, solve_batch, solve_puzzle
 
     if count and all_:
         raise UnknownNameError("--count and --all do not go together")

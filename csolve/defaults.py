@@ -1,0 +1,9 @@
+"""Defaults shared by the solver and the CLI's help, in a module light enough for start-up.
+
+The CLI shows these in ``--help`` without importing the solver (which loads numba).
+"""
+
+#: Nodes the model's own search spends on one puzzle before the puzzle moves to the
+#: clause-learning engine: far more than any of the shared 9x9, 16x16 and MaaTec sets
+#: needs, a fraction of a second of depth-first search.
+ESCALATE_AFTER = 20_000
