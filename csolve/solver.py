@@ -29,8 +29,8 @@ FALLBACK_ENGINE = "learning"
 #: How the learning engine takes a puzzle over on one core: as searches that take turns on
 #: the calling thread and split the puzzle between them. Its run times are heavy-tailed, and
 #: parts searched in turn cut the tail: of 64 runs of Frisch's 25x25 puzzles, within 10 s,
-#: two searches solve 54 (median 1.68 s), three 52 (2.17 s) and one search 52-53 (1.90 s)
-#: (benchmarks/bench_heavy_tail.py, pinned to one core).
+#: two searches solve 54-55 (median 1.68-1.92 s), three 52 (2.17 s) and one search 48-53
+#: (1.82-1.92 s) (benchmarks/bench_heavy_tail.py, pinned to one core).
 TAKEOVER_ONE_CORE = ("interleave", 2)
 #: How a file's given-up puzzles are taken over with several workers: one at a time, each
 #: split between all the workers, rather than one puzzle per worker - split searches cut

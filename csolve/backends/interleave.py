@@ -4,7 +4,7 @@ A clause-learning search's run time on a hard puzzle is heavy-tailed: one unluck
 take minutes where another takes a second. Two workers that split the puzzle between them
 cut that tail, and not only because they use two cores (``benchmarks/bench_heavy_tail.py``
 pinned to one core: of 64 runs of Frisch's 25x25 puzzles within 10 s, two interleaved
-searches solve 53-54 at a median of 1.68-1.95 s, one search 52-53 at 1.90 s; with the
+searches solve 53-55 at a median of 1.68-1.95 s, one search 48-53 at 1.82-1.92 s; with the
 engine's earlier decisions by activity, 51-54 against 45). This backend gets that on one
 core without threads: N searches, each with its own stack (and the learning engine's own
 clauses), run in turn for short slices in the calling thread; a search that runs out of
