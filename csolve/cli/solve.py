@@ -19,7 +19,7 @@ _RULES = "Propagation rules, comma-separated, in the order they are tried (see l
 _ENGINE = ("Search engine (see list-engines): dfs is the generic search over the rules; "
            "default: the puzzle's own choice.")
 _ESCALATE = ("Nodes the puzzle's own search spends before a hard puzzle moves to the "
-             f"learning engine (0: never; default {ESCALATE_AFTER}).")
+             "learning engine (0: never).")
 
 
 def _parse_rules(rules: str | None) -> tuple[str, ...] | None:
@@ -45,7 +45,7 @@ def solve(
     explain: Annotated[bool, typer.Option("--explain",
                                           help="Print the solve step by step.")] = False,
     engine: Annotated[str | None, typer.Option(help=_ENGINE)] = None,
-    escalate_after: Annotated[int | None, typer.Option(min=0, help=_ESCALATE)] = None,
+    escalate_after: Annotated[int, typer.Option(min=0, help=_ESCALATE)] = ESCALATE_AFTER,
     wait: Annotated[str | None, typer.Option(help=_WAIT)] = None,
     option: Annotated[list[str] | None, typer.Option(
         "--option", "-O", help="Backend option KEY=VALUE (e.g. k=30, probe=0).")] = None,
@@ -85,10 +85,9 @@ def solve(
     out = output or default_output()
     reporter = Reporter(ptype, out, counting=count, show_stats=stats, total=len(puzzles))
     backend_options = parse_backend_options(option or [], wait)
-    escalate = ESCALATE_AFTER if escalate_after is None else escalate_after
     opts = SolveOptions(limit=mode_limit, backend=backend, workers=n_workers,
                         timeout=timeout or None, rules=rule_names, engine=engine,
-                        backend_options=backend_options, escalate_after=escalate)
+                        backend_options=backend_options, escalate_after=escalate_after)
     if engine is not None:  # a bad name, or an engine for other puzzles, fails before solving
         from csolve.engines import with_engine
 
@@ -101,7 +100,7 @@ def solve(
             results = solve_batch(ptype, puzzles, limit=mode_limit, timeout=timeout or None,
                                   rules=rule_names, progress=advance,
                                   workers=n_workers if be.parallel else 1, engine=engine,
-                                  escalate_after=escalate)
+                                  escalate_after=escalate_after)
             for r in results:
                 reporter.result(r)
         else:
