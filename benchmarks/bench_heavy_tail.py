@@ -2,7 +2,8 @@
 
     python benchmarks/bench_heavy_tail.py [--set 25x25-frisch-minimal-9.txt] [--transforms 8]
                                           [--timeout 10] [--engine learning]
-                                          [--backends serial:1,locked-pool:2] [--json F]
+                                          [--backends serial:1,locked-pool:2]
+                                          [--peer cadical195] [--json F]
 
 Run times of a clause-learning search on hard puzzles are heavy-tailed: the same puzzle with
 its rows, columns and digits permuted (an equivalent puzzle) can take 0.5 s or more than a
@@ -10,13 +11,17 @@ minute. One run per puzzle says little, so each puzzle of the set is solved as g
 ``--transforms - 1`` seeded random symmetries, once per backend (``name:workers``), one puzzle
 at a time with ``--timeout`` seconds each. The table gives, per backend, the runs solved, the
 median time (a run not solved counts as the time limit) and the puzzles solved at least once.
-Every solution is validated. Reads ../shared/data (skips if absent).
+``--peer`` solves the same runs with a python-sat solver (a fresh one per run, the givens as
+unit clauses, the same time limit), so csolve's tail is set against a peer's on the same
+puzzles rather than against the peer's luck on the puzzles as given. Every solution is
+validated. Reads ../shared/data (skips if absent).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import statistics
 import sys
 import time
@@ -44,16 +49,59 @@ def transformed(sudoku, puzzle, k: int):
 
 def run(sudoku, puzzles, backend: str, workers: int, engine: str, timeout: float,
         transforms: int) -> dict:
+    def solve(q):
+        t = time.perf_counter()
+        r = solve_puzzle(sudoku, q, SolveOptions(backend=backend, workers=workers,
+                                                 timeout=timeout, engine=engine))
+        dt = time.perf_counter() - t
+        return (r.solutions[0], dt) if r.status is Status.SOLVED else (None, dt)
+
+    return _runs(sudoku, puzzles, transforms, timeout, solve, backend, workers)
+
+
+def _peer_solve(conn, name: str, n: int, grid) -> None:
+    """In a child process: build the SAT peer for ``grid``, say so, then send its answer."""
+    from bench_sudoku import Cadical
+
+    sat = Cadical(n, name, fresh=True)
+    sat.prepare(grid)
+    conn.send("built")
+    conn.send(sat.solve(grid, 1)[0])
+
+
+def run_peer(sudoku, puzzles, name: str, timeout: float, transforms: int) -> dict:
+    """The same runs solved by a python-sat solver, a fresh one per run in a child process
+    (killed at the time limit: python-sat cannot interrupt CaDiCaL); the clock starts once
+    the encoding is built."""
+    ctx = multiprocessing.get_context("fork")
+    n = puzzles[0].meta["n"]
+
+    def solve(q):
+        parent, child = ctx.Pipe()
+        proc = ctx.Process(target=_peer_solve, args=(child, name, n, q.data), daemon=True)
+        proc.start()
+        parent.recv()
+        t = time.perf_counter()
+        solution = parent.recv() if parent.poll(timeout) else None
+        dt = time.perf_counter() - t
+        proc.kill()
+        proc.join()
+        return solution, dt
+
+    return _runs(sudoku, puzzles, transforms, timeout, solve, f"peer {name}", 1)
+
+
+def _runs(sudoku, puzzles, transforms: int, timeout: float, solve, backend: str,
+          workers: int) -> dict:
+    """Run ``solve`` (a solution or None, and seconds) on every puzzle as given and under
+    symmetries; a row of the table."""
     times, solved_puzzles = [], set()
     for p in puzzles:
         for k in range(transforms):
             q = transformed(sudoku, p, k)
-            t = time.perf_counter()
-            r = solve_puzzle(sudoku, q, SolveOptions(backend=backend, workers=workers,
-                                                     timeout=timeout, engine=engine))
-            dt = time.perf_counter() - t
-            if r.status is Status.SOLVED:
-                assert all(sudoku.validate(q, s) == [] for s in r.solutions)
+            solution, dt = solve(q)
+            if solution is not None:
+                assert sudoku.validate(q, solution) == []
                 times.append(dt)
                 solved_puzzles.add(p.index)
             else:
@@ -72,9 +120,12 @@ def main() -> int:
     ap.add_argument("--set", default="25x25-frisch-minimal-9.txt")
     ap.add_argument("--transforms", type=int, default=8, help="runs per puzzle (1 = as given)")
     ap.add_argument("--timeout", type=float, default=10.0, help="seconds per run")
-    ap.add_argument("--engine", default="learning")
+    ap.add_argument("--engine", default="learning",
+                    help="csolve engine; auto: the default choice, as the CLI makes it")
     ap.add_argument("--backends", default="serial:1,locked-pool:2",
                     help="comma-separated name:workers")
+    ap.add_argument("--peer", default="",
+                    help="also solve the runs with this python-sat solver (e.g. cadical195)")
     ap.add_argument("--json", help="write the rows to this file")
     args = ap.parse_args()
     path = DATA / args.set
@@ -83,12 +134,15 @@ def main() -> int:
         return 0
     sudoku = get_puzzle_type("sudoku")
     puzzles = sudoku.parse(path.read_text(), path.name)
-    solve_puzzle(sudoku, puzzles[0], SolveOptions(timeout=1, engine=args.engine))  # compile
+    engine = None if args.engine == "auto" else args.engine
+    solve_puzzle(sudoku, puzzles[0], SolveOptions(timeout=1, engine=engine))  # compile
     rows = []
     for spec in (b for b in args.backends.split(",") if b):
         name, _, workers = spec.partition(":")
-        rows.append(run(sudoku, puzzles, name, int(workers or 1), args.engine, args.timeout,
+        rows.append(run(sudoku, puzzles, name, int(workers or 1), engine, args.timeout,
                         args.transforms))
+    if args.peer:
+        rows.append(run_peer(sudoku, puzzles, args.peer, args.timeout, args.transforms))
     from rich.console import Console
     from rich.table import Table
 
