@@ -210,6 +210,21 @@ def test_program_exit_codes_and_flushed_output(tmp_path):
     assert r.returncode == 0 and r.stdout.startswith("csolve ")
 
 
+def test_help_loads_every_plugin_but_no_numerics():
+    """``csolve --help`` loads every plugin (they may add commands); their entry-point
+    modules import numpy and numba only when a hook is called, so help stays instant."""
+    code = ("import sys; from csolve.cli import main; sys.argv = ['csolve', '--help']\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "from csolve.plugins import get_plugin_manager\n"
+            "names = sorted(n for n, _ in get_plugin_manager().list_name_plugin())\n"
+            "print(names, 'numpy' in sys.modules, 'numba' in sys.modules)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    last = r.stdout.strip().splitlines()[-1]
+    assert last.endswith("False False") and all(
+        name in last for name in ("'core'", "'kakuro'", "'str8ts'", "'sudoku'"))
+
+
 def test_quick_exit_only_after_csolves_own_commands():
     from csolve.cli import _own_command
     from csolve.cli.app import app

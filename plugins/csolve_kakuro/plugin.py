@@ -1,4 +1,4 @@
-"""The Kakuro plugin's hooks, its PuzzleType and its sum rule's registration.
+"""The Kakuro plugin's PuzzleType and its sum rule (registered by hooks.py).
 
 The model: one cell per white square (values 1..9) and one all-different group per run,
 tagged ``KAKURO_SUM`` with the run's sum as ``param``; the ``kakuro-sum`` rule (rules.py)
@@ -14,7 +14,6 @@ from functools import lru_cache
 import numpy as np
 
 from csolve.errors import PuzzleInputError
-from csolve.hookspecs import hookimpl
 from csolve.model import Model, ModelBuilder
 from csolve.puzzle import Puzzle, PuzzleType
 from csolve.rules import Rule
@@ -132,13 +131,3 @@ class Kakuro(PuzzleType):
     def as_solution(self, puzzle: Puzzle) -> np.ndarray:
         g: KakuroGrid = puzzle.data
         return np.where(g.kind == WHITE, g.values, 0)
-
-
-@hookimpl
-def csolve_register_puzzles(register):
-    register(Kakuro())
-
-
-@hookimpl
-def csolve_register_rules(register):
-    register(SUM_RULE)

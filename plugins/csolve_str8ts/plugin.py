@@ -1,4 +1,4 @@
-"""The Str8ts plugin's hooks, its PuzzleType and its straight rule's registration.
+"""The Str8ts plugin's PuzzleType and its straight rule (registered by hooks.py).
 
 The model: one cell per white square and per black square holding a digit (fixed); each row
 and column is an all-different group over its cells; each compartment of two or more white
@@ -14,7 +14,6 @@ from functools import lru_cache
 import numpy as np
 
 from csolve.errors import PuzzleInputError
-from csolve.hookspecs import hookimpl
 from csolve.model import Model, ModelBuilder
 from csolve.puzzle import Puzzle, PuzzleType
 from csolve.rules import Rule
@@ -147,13 +146,3 @@ class Str8ts(PuzzleType):
 
     def as_solution(self, puzzle: Puzzle) -> np.ndarray:
         return puzzle.data.values.copy()
-
-
-@hookimpl
-def csolve_register_puzzles(register):
-    register(Str8ts())
-
-
-@hookimpl
-def csolve_register_rules(register):
-    register(STRAIGHT_RULE)

@@ -1,7 +1,8 @@
-"""The Sudoku plugin's hooks and its PuzzleType.
+"""The Sudoku plugin's PuzzleType: parsing, the model, checks, rendering.
 
-Loaded through the ``csolve`` entry point ``sudoku``, exactly as a third-party plugin is.
-Heavy imports stay inside methods so ``csolve --help`` does not pay for them.
+Its hooks (``hooks.py``, the ``csolve`` entry point ``sudoku``, found exactly as a third-party
+plugin is) import this module when they are first called. Heavier parts (the generator, the
+human-style steps) are imported inside the methods that use them.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from functools import lru_cache
 import numpy as np
 
 from csolve.errors import PuzzleInputError
-from csolve.hookspecs import hookimpl
 from csolve.model import Model, ModelBuilder
 from csolve.puzzle import Puzzle, PuzzleType
 
@@ -24,7 +24,8 @@ DEFAULT_RULES = ("elimination", "hidden-single")
 BANDS_ENGINE = "sudoku9-bands"
 
 
-def _is_9x9(model: Model) -> bool:
+def is_9x9(model: Model) -> bool:
+    """The models the bitboard engine fits: 9x9 Sudoku."""
     return model.key.startswith("sudoku-9-") and model.n_cells == 81
 
 
@@ -185,25 +186,3 @@ class Sudoku(PuzzleType):
         from .generate import generate
 
         return generate(options, rng, ctrl)
-
-
-@hookimpl
-def csolve_register_puzzles(register):
-    register(Sudoku())
-
-
-@hookimpl
-def csolve_register_engines(register):
-    from csolve.engines import Engine
-
-    register(Engine(BANDS_ENGINE, "csolve_sudoku.bands:search",
-                    "digit bitboards per band: band locked candidates, singles; bivalue branching",
-                    models="9x9 sudoku", fits=_is_9x9))
-
-
-@hookimpl
-def csolve_register_rules(register):
-    from csolve.rules import Rule
-
-    register(Rule("xy-wing", "csolve_sudoku.kernels:xy_wing",
-                  "pivot {a,b} sees pincers {a,c}, {b,c}: c leaves cells seeing both pincers"))

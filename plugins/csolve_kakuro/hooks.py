@@ -1,0 +1,18 @@
+"""The Kakuro plugin's entry point: its hooks, which import the plugin (numpy, the
+PuzzleType in ``plugin.py``) only when called, so loading it costs ``csolve --help`` nothing."""
+
+from csolve.hookspecs import hookimpl
+
+
+@hookimpl
+def csolve_register_puzzles(register):
+    from .plugin import Kakuro
+
+    register(Kakuro())
+
+
+@hookimpl
+def csolve_register_rules(register):
+    from .plugin import SUM_RULE
+
+    register(SUM_RULE)
