@@ -47,7 +47,7 @@ def transformed(sudoku, puzzle, k: int):
     return sudoku.parse(" ".join(map(str, grid.ravel())), f"{puzzle.source}#{k}")[0]
 
 
-def run(sudoku, puzzles, backend: str, workers: int, engine: str, timeout: float,
+def run(sudoku, puzzles, backend: str, workers: int, engine: str | None, timeout: float,
         transforms: int) -> dict:
     def solve(q):
         t = time.perf_counter()

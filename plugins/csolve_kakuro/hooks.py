@@ -13,6 +13,7 @@ def csolve_register_puzzles(register):
 
 @hookimpl
 def csolve_register_rules(register):
-    from .plugin import SUM_RULE
+    from csolve.rules import Rule
 
-    register(SUM_RULE)
+    register(Rule("kakuro-sum", "csolve_kakuro.rules:kakuro_sum",
+                  "Kakuro: each run keeps digits of a distinct-digit set with its length and sum"))

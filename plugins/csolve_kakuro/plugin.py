@@ -1,4 +1,4 @@
-"""The Kakuro plugin's PuzzleType and its sum rule (registered by hooks.py).
+"""The Kakuro plugin's PuzzleType (registered, with its sum rule, by hooks.py).
 
 The model: one cell per white square (values 1..9) and one all-different group per run,
 tagged ``KAKURO_SUM`` with the run's sum as ``param``; the ``kakuro-sum`` rule (rules.py)
@@ -16,14 +16,11 @@ import numpy as np
 from csolve.errors import PuzzleInputError
 from csolve.model import Model, ModelBuilder
 from csolve.puzzle import Puzzle, PuzzleType
-from csolve.rules import Rule
 
 from . import grid as kgrid
 from .grid import WHITE, KakuroGrid
 
 DEFAULT_RULES = ("elimination", "kakuro-sum")
-SUM_RULE = Rule("kakuro-sum", "csolve_kakuro.rules:kakuro_sum",
-                "Kakuro: each run keeps digits of a distinct-digit set with its length and sum")
 
 
 @lru_cache(maxsize=64)

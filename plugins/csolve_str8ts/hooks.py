@@ -13,6 +13,8 @@ def csolve_register_puzzles(register):
 
 @hookimpl
 def csolve_register_rules(register):
-    from .plugin import STRAIGHT_RULE
+    from csolve.rules import Rule
 
-    register(STRAIGHT_RULE)
+    register(Rule("str8ts-straight", "csolve_str8ts.rules:straight",
+                  "Str8ts: a compartment keeps the values of windows of consecutive values "
+                  "it can hold; values every window holds leave its row or column"))

@@ -1,4 +1,4 @@
-"""The Str8ts plugin's PuzzleType and its straight rule (registered by hooks.py).
+"""The Str8ts plugin's PuzzleType (registered, with its straight rule, by hooks.py).
 
 The model: one cell per white square and per black square holding a digit (fixed); each row
 and column is an all-different group over its cells; each compartment of two or more white
@@ -16,15 +16,11 @@ import numpy as np
 from csolve.errors import PuzzleInputError
 from csolve.model import Model, ModelBuilder
 from csolve.puzzle import Puzzle, PuzzleType
-from csolve.rules import Rule
 
 from . import grid as sgrid
 from .grid import BLACK, WHITE, Str8tsGrid
 
 DEFAULT_RULES = ("elimination", "str8ts-straight")
-STRAIGHT_RULE = Rule("str8ts-straight", "csolve_str8ts.rules:straight",
-                     "Str8ts: a compartment keeps the values of windows of consecutive values "
-                     "it can hold; values every window holds leave its row or column")
 
 
 @lru_cache(maxsize=64)
