@@ -16,6 +16,7 @@ from types import ModuleType
 
 import numpy as np
 
+from csolve.backends.base import GroupJob
 from csolve.kernels import abi
 from csolve.model import Model
 from csolve.search import BatchScratch, new_ctrl
@@ -96,3 +97,66 @@ def solve_chunks(model: Model, kernels: ModuleType, inits: np.ndarray, limit: in
     ctrl[abi.CTRL_GAVE_UP] = sum(int(c[abi.CTRL_GAVE_UP]) for c in ctrls)
     if progress is not None:
         progress(n_puzzles - int(ctrl[abi.CTRL_GAVE_UP]))
+
+
+def solve_group_on_threads(job: GroupJob) -> None:
+    """The default :meth:`Backend.solve_group`: one batch kernel call on a helper thread
+    (the calling thread watches time-outs and Ctrl-C), or chunks on ``job.workers``
+    threads."""
+    n_puzzles = job.inits.shape[0]
+    ctrl = job.ctrl
+    ctrl[abi.CTRL_DONE] = 0
+    ctrl[abi.CTRL_SKIP] = 0
+    ctrl[abi.CTRL_GAVE_UP] = 0
+    ctrl[abi.CTRL_NODE_BUDGET] = job.node_budget
+    try:
+        if job.workers > 1 and n_puzzles > 1:
+            solve_chunks(job.model, job.kernels, job.inits, job.limit, job.timeout, ctrl,
+                         min(job.workers, n_puzzles), job.progress, job.reason, job.sols,
+                         job.counts, job.stats)
+            return
+        scratch = BatchScratch(job.model)
+        watch = {"current": -1, "since": time.monotonic()}
+
+        def poll() -> None:
+            if job.progress is not None:  # puzzles given up for their budget are not done
+                job.progress(int(ctrl[abi.CTRL_DONE]) - int(ctrl[abi.CTRL_GAVE_UP]))
+            if job.timeout:
+                cur = int(ctrl[abi.CTRL_CURRENT])
+                now = time.monotonic()
+                if cur != watch["current"]:
+                    watch["current"], watch["since"] = cur, now
+                elif now - watch["since"] > job.timeout:
+                    ctrl[abi.CTRL_SKIP] = cur + 1
+
+        run_in_thread(lambda: scratch.solve(job.kernels, job.model, job.inits, job.limit, ctrl,
+                                            job.reason, job.sols, job.counts, job.stats),
+                      ctrl, poll)
+    finally:
+        ctrl[abi.CTRL_NODE_BUDGET] = 0
+
+
+def run_in_thread(target: Callable[[], None], ctrl: np.ndarray,
+                  poll: Callable[[], None]) -> None:
+    """Run a GIL-free kernel call in a thread; the caller's thread polls and handles Ctrl-C."""
+    errors: list[BaseException] = []
+
+    def body() -> None:
+        try:
+            target()
+        except BaseException as e:  # surfaced in the calling thread
+            errors.append(e)
+
+    t = threading.Thread(target=body, name="csolve-batch", daemon=True)
+    t.start()
+    try:
+        while t.is_alive():
+            t.join(0.05)
+            poll()
+    except BaseException:
+        ctrl[abi.CTRL_STOP] = 1
+        t.join()
+        raise
+    poll()
+    if errors:
+        raise errors[0]

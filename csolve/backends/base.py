@@ -59,14 +59,54 @@ class SearchOutcome:
         return self.reason == "exhausted"
 
 
+@dataclass
+class GroupJob:
+    """Many same-shaped puzzles, each searched alone by the batch kernel, as handed to
+    :meth:`Backend.solve_group`.
+
+    Row ``i`` of ``inits`` holds puzzle ``i``'s initial candidates; the backend fills row
+    ``i`` of the caller's ``reason`` (an ``abi`` code: EXHAUSTED, LIMIT, SKIPPED for a
+    time-out, GAVE_UP after ``node_budget`` nodes, STOPPED), ``sols`` (the first solution),
+    ``counts`` and ``stats``. ``timeout`` applies to each puzzle; ``progress(k)`` is told
+    how many puzzles are done (never those given up for their node budget).
+    """
+
+    model: Model
+    kernels: ModuleType
+    inits: np.ndarray
+    reason: np.ndarray
+    sols: np.ndarray
+    counts: np.ndarray
+    stats: np.ndarray
+    limit: int = 1
+    workers: int = 1
+    timeout: float | None = None
+    ctrl: np.ndarray = field(default_factory=lambda: np.zeros(abi.CTRL_SIZE, dtype=np.int64))
+    options: dict = field(default_factory=dict)
+    node_budget: int = 0
+    progress: Callable[[int], None] | None = None
+
+
 class Backend:
-    """A work-sharing policy. Subclass, set the class attributes, implement :meth:`solve`."""
+    """A work-sharing policy. Subclass, set the class attributes, implement :meth:`solve`.
+
+    :meth:`solve` searches one puzzle on ``job.workers`` workers. :meth:`solve_group` solves
+    a file's same-shaped puzzles; the default runs the batch kernel on threads, one chunk of
+    puzzles per thread at a time, which suits every backend on one machine.
+    """
 
     name: str = ""
     description: str = ""
     origin: str = ""
     #: True when ``workers`` > 1 means something to this backend
     parallel: bool = False
+    #: the ``-O KEY=VALUE`` options this backend reads, with a one-line description each
+    options: dict[str, str] = {}
 
     def solve(self, job: SearchJob) -> SearchOutcome:
         raise NotImplementedError
+
+    def solve_group(self, job: GroupJob) -> None:
+        from csolve.batch import solve_group_on_threads
+
+        solve_group_on_threads(job)
