@@ -24,7 +24,7 @@ from rich.console import Console
 from csolve.backends import all_backends
 from csolve.bench import bench_table, run_bench
 from csolve.puzzle import get_puzzle_type
-from csolve.solver import solve_batch
+from csolve.solver import SolveOptions, solve_puzzles
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 HEAVY = "53.148.92...29....9.....84.62........7498..65...5.............8.................."
@@ -59,7 +59,8 @@ def main() -> None:
             walls = []
             for _ in range(args.repeat):
                 t0 = time.perf_counter()
-                list(solve_batch(sud, kaggle, workers=w))
+                list(solve_puzzles(sud, kaggle, SolveOptions(
+                    backend="locked-pool" if w > 1 else "serial", workers=w)))
                 walls.append(time.perf_counter() - t0)
             walls.sort()
             console.print(f"kaggle batch, {w} thread(s): median {walls[len(walls) // 2]:.3f} s")

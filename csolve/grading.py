@@ -64,9 +64,9 @@ def tactic_list(ptype: PuzzleType, tactics: Sequence[str] | None) -> tuple[str, 
 
 def find_solution(ptype: PuzzleType, puzzle: Puzzle) -> tuple[int, object | None]:
     """(number of solutions up to 2, the first one) from the search."""
-    from csolve.solver import SolveOptions, solve_puzzle
+    from csolve.solver import SolveOptions, solve_one
 
-    r = solve_puzzle(ptype, puzzle, SolveOptions(limit=2))
+    r = solve_one(ptype, puzzle, SolveOptions(limit=2))
     return r.count, (r.solutions[0] if r.solutions else None)
 
 

@@ -97,6 +97,19 @@ class PuzzleType:
         """One line in the input's own format (the puzzle itself when ``solution`` is None)."""
         raise NotImplementedError
 
+    def format_line_many(self, puzzles: Sequence[Puzzle], solutions: Sequence[Any]
+                         ) -> list[str]:
+        """:meth:`format_line` for many solved puzzles at once (bulk output)."""
+        return [self.format_line(p, s) for p, s in zip(puzzles, solutions, strict=True)]
+
+    def format_grid(self, puzzle: Puzzle, solution: Any | None) -> str:
+        """A plain-text grid (no colour) that :meth:`parse` reads back."""
+        raise UnknownNameError(f"csolve cannot write {self.name} puzzles as grids")
+
+    def to_svg(self, puzzle: Puzzle, solution: Any | None, step: Any = None) -> str:
+        """One SVG document picturing the puzzle (and its solution, or an explanation step)."""
+        raise UnknownNameError(f"csolve cannot draw {self.name} puzzles")
+
     def to_json(self, puzzle: Puzzle, solution: Any) -> Any:
         """A JSON-ready form of a solution."""
         raise NotImplementedError

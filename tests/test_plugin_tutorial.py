@@ -7,7 +7,7 @@ import re
 import pytest
 
 from csolve.plugins import get_plugin_manager
-from csolve.solver import SolveOptions, Status, solve_puzzle
+from csolve.solver import SolveOptions, Status, solve_one
 
 from .conftest import ROOT
 
@@ -33,8 +33,8 @@ def test_tutorial_plugin_counts_latin_squares(latin):
 
     ptype = get_puzzle_type("latin")
     (p,) = ptype.parse("." * 16 + "\n", "<t>")
-    r = solve_puzzle(ptype, p, SolveOptions(limit=0))
+    r = solve_one(ptype, p, SolveOptions(limit=0))
     assert r.count == 576 and r.exact  # there are 576 Latin squares of order 4
     (q,) = ptype.parse("12..\n", "<t>")
-    r = solve_puzzle(ptype, q, SolveOptions(limit=1))
+    r = solve_one(ptype, q, SolveOptions(limit=1))
     assert r.status is Status.SOLVED and ptype.validate(q, r.solutions[0]) == []

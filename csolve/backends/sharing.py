@@ -15,6 +15,7 @@ from collections import deque
 
 import numpy as np
 
+from csolve.backends.base import PROBE_OPTION, choice
 from csolve.backends.threads import Team, ThreadedBackend, Worker
 from csolve.kernels import abi
 
@@ -101,6 +102,8 @@ class MessagePassing(ThreadedBackend):
     description = ("private stacks; an idle worker flags its ring neighbour, which hands over "
                    "half of its list; waits by spin, yield or condition variable")
     WAITS = ("spin", "yield", "condvar")
+    options = {**PROBE_OPTION,
+               "wait": (choice(*WAITS), "how an idle worker waits: spin, yield or condvar")}
 
     def setup(self, team: Team) -> None:
         wait = team.job.options.get("wait") or "yield"
@@ -247,6 +250,8 @@ class StaticPartition(ThreadedBackend):
     origin = "seed 004 §4.1-4.2 (BFS frontier, static round-robin); embarrassingly parallel search"
     description = ("breadth-first until the frontier holds k x workers nodes (--option k, "
                    "default 8), dealt round-robin; each worker searches its share alone")
+    options = {**PROBE_OPTION,
+               "k": (int, "frontier nodes per worker before the search is dealt out")}
 
     def setup(self, team: Team) -> None:
         k = int(team.job.options.get("k", 8))

@@ -51,17 +51,17 @@ def solve(
         "--option", "-O", help="Backend option KEY=VALUE (e.g. k=30, probe=0).")] = None,
 ) -> None:
     """Solve every puzzle in FILE and print the solutions."""
+    from csolve.api import Solver
     from csolve.cli.report import Reporter
     from csolve.errors import ExitCode, UnknownNameError
-    from csolve.solver import SolveOptions, solve_batch, solve_puzzle
 
     if count and all_:
         raise UnknownNameError("--count and --all do not go together")
     if limit and not count:
         count = True
-    if engine not in (None, "dfs") and (rules or tactics or explain):
-        raise UnknownNameError(f"--engine {engine} searches with its own deductions; --rules, "
-                               "--tactics and --explain go with the generic search (dfs)")
+    if engine not in (None, "dfs") and explain:
+        raise UnknownNameError(f"--engine {engine} searches with its own deductions; "
+                               "--explain goes with the generic search (dfs)")
     if explain:
         from csolve.cli.tactics import explain_puzzles
 
@@ -69,72 +69,39 @@ def solve(
         if code:
             raise typer.Exit(code)
         return
-    ptype, puzzles = load_puzzles(puzzle, file, fmt)
-    if tactics:
-        if rules:
-            raise UnknownNameError("--rules and --tactics do not go together")
-        from csolve.cli.tactics import parse_tactics, tactics_as_rules
-
-        rules = ",".join(tactics_as_rules(ptype, parse_tactics(tactics)))
-    from csolve.backends import get_backend
-
-    be = get_backend(backend)
-    n_workers = workers or (_cores() if be.parallel else 1)
-    mode_limit = 0 if (all_ or (count and not limit)) else (limit if count else 1)
-    rule_names = _parse_rules(rules)
-    out = output or default_output()
-    reporter = Reporter(ptype, out, counting=count, show_stats=stats, total=len(puzzles))
     backend_options = parse_backend_options(option or [], wait)
-    opts = SolveOptions(limit=mode_limit, backend=backend, workers=n_workers,
-                        timeout=timeout or None, rules=rule_names, engine=engine,
-                        backend_options=backend_options, escalate_after=escalate_after)
-    if engine is not None:  # a bad name, or an engine for other puzzles, fails before solving
-        from csolve.engines import with_engine
-
-        for _start, _stop, model, _inits in ptype.model_runs(puzzles, rule_names):
-            with_engine(model, engine)
+    solver = Solver(puzzle, backend=backend, workers=workers, count=count or all_,
+                    limit=limit or None, timeout=timeout or None, engine=engine, rules=rules,
+                    tactics=tactics, escalate_after=escalate_after, **backend_options)
+    ptype, puzzles = load_puzzles(puzzle, file, fmt)
+    puzzles = solver.read(puzzles)
+    reporter = Reporter(ptype, output or default_output(), counting=count, show_stats=stats,
+                        total=len(puzzles))
     t0 = time.perf_counter()
     with reporter.progress() as advance:
-        if len(puzzles) > 1 and not all_:
-            # many puzzles: parallel across puzzles (threads over the batch kernel)
-            results = solve_batch(ptype, puzzles, limit=mode_limit, timeout=timeout or None,
-                                  rules=rule_names, progress=advance,
-                                  workers=n_workers if be.parallel else 1, engine=engine,
-                                  escalate_after=escalate_after)
-            for r in results:
-                reporter.result(r)
-        else:
-            for i, p in enumerate(puzzles):
-                on_solution = reporter.solution_printer(p) if all_ else None
-                r = solve_puzzle(ptype, p, opts, on_solution=on_solution)
-                reporter.result(r)
-                advance(i + 1)
+        blocks = solver.iter_blocks(puzzles, progress=advance,
+                                    on_solution=reporter.solution_printer() if all_ else None)
+        for block in blocks:
+            reporter.block(block)
+    reporter.finish()
     reporter.summary(time.perf_counter() - t0)
     code = reporter.exit_code()
     if code != ExitCode.OK:
         raise typer.Exit(int(code))
 
 
-def parse_backend_options(items: list[str], wait: str | None = None) -> dict:
-    """``KEY=VALUE`` strings as a dict (numbers converted); ``--wait`` joins them."""
+def parse_backend_options(items: list[str], wait: str | None = None) -> dict[str, str]:
+    """``KEY=VALUE`` strings as a dict (the backend converts and checks the values);
+    ``--wait`` joins them."""
     from csolve.errors import UnknownNameError
 
-    out: dict = {}
+    out: dict[str, str] = {}
     for item in items:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
             raise UnknownNameError(f"--option wants KEY=VALUE, got {item!r}")
-        v: object = value.strip()
-        for conv in (int, float):
-            try:
-                v = conv(value)
-                break
-            except ValueError:
-                pass
-        out[key.strip()] = v
+        out[key.strip()] = value.strip()
     if wait is not None:
-        if wait not in ("spin", "yield", "condvar"):
-            raise UnknownNameError(f"unknown --wait {wait!r} (known: spin, yield, condvar)")
         out["wait"] = wait
     return out
 

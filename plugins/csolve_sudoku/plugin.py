@@ -73,6 +73,15 @@ class Sudoku(PuzzleType):
     default_rules = DEFAULT_RULES
 
     def parse(self, text: str, source: str, fmt: str | None = None) -> list[Puzzle]:
+        if fmt in (None, "line"):
+            from .bulk import read_lines
+
+            simple = read_lines(text)
+            if simple is not None:
+                numbers, grids, meta = simple
+                name = self.name
+                return [Puzzle(name, source, no, i, grid, "line", dict(meta))
+                        for i, (no, grid) in enumerate(zip(numbers, grids, strict=True))]
         return [
             Puzzle(self.name, source, line, i, grid, meta["format"], meta)
             for i, (line, grid, meta) in enumerate(formats.parse(text, source, fmt))
@@ -149,6 +158,19 @@ class Sudoku(PuzzleType):
 
     def format_line(self, puzzle: Puzzle, solution: np.ndarray | None) -> str:
         return formats.format_line(puzzle.data if solution is None else solution, puzzle.meta)
+
+    def format_line_many(self, puzzles: Sequence[Puzzle], solutions: Sequence[np.ndarray]
+                         ) -> list[str]:
+        if puzzles:
+            from .bulk import write_lines
+
+            meta = puzzles[0].meta
+            alpha = meta.get("alphabet")
+            if all(p.meta.get("alphabet") == alpha for p in puzzles):
+                lines = write_lines(solutions, meta)
+                if lines is not None:
+                    return lines
+        return super().format_line_many(puzzles, solutions)
 
     def to_json(self, puzzle: Puzzle, solution: np.ndarray) -> list[list[int]]:
         n = puzzle.meta["n"]
