@@ -122,7 +122,7 @@ class Solver:
 
         self.puzzle_type = puzzle_type(kind)
         self.format = format
-        be = get_backend(backend)
+        self.backend = be = get_backend(backend)
         if workers < 0:
             raise UnknownNameError(f"workers must be 0 (one per core) or more, got {workers}")
         if limit is not None and limit < 0:

@@ -36,6 +36,12 @@ class Reporter:
         self.statuses: Counter[Status] = Counter()
         self.streamed: Counter[int] = Counter()  # solutions printed per puzzle (--all)
         self.pictures: list[str] = []  # --output svg: one document per puzzle, written last
+        self._live: Console | None = None  # the console the progress bar is drawn on
+
+    def notice(self, message: str) -> None:
+        """A one-line note on stderr (above the progress bar when one is drawn)."""
+        console = self._live if self._live is not None and self._live is self.err else self.err
+        console.print(f"csolve: {message}", markup=False, highlight=False)
 
     @contextmanager
     def progress(self, verb: str = "solving") -> Iterator[Callable[[int], None]]:
@@ -52,6 +58,7 @@ class Reporter:
                       console=console, transient=True, refresh_per_second=5) as bar:
             task = bar.add_task(verb, total=self.total)
             shown = [0]
+            self._live = console
 
             def advance(done: int) -> None:
                 # never backwards: a puzzle handed to another engine leaves the count for
@@ -205,8 +212,9 @@ class Reporter:
             if s[status]:
                 parts.append(f"{s[status]} {label}")
         rate = self.total / seconds if seconds > 0 else float("inf")
+        shown = f"{rate:,.0f}" if rate >= 10 else f"{rate:.2g}"
         self.err.print(f"{self.total} puzzles: {', '.join(parts)} in {_fmt_seconds(seconds)} "
-                       f"({rate:,.0f} puzzles/s)", markup=False)
+                       f"({shown} puzzles/s)", markup=False)
 
     def exit_code(self) -> ExitCode:
         worst = max(self.statuses, key=lambda st: st.severity, default=None)

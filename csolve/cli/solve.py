@@ -73,10 +73,16 @@ def solve(
     solver = Solver(puzzle, backend=backend, workers=workers, count=count or all_,
                     limit=limit or None, timeout=timeout or None, engine=engine, rules=rules,
                     tactics=tactics, escalate_after=escalate_after, **backend_options)
+    if workers > 1 and not solver.backend.parallel:
+        warn(f"backend {solver.backend.name} searches on one worker; --workers {workers} "
+             "changes nothing (see list-backends)")
     ptype, puzzles = load_puzzles(puzzle, file, fmt)
     puzzles = solver.read(puzzles)
     reporter = Reporter(ptype, output or default_output(), counting=count, show_stats=stats,
                         total=len(puzzles))
+    import csolve.solver
+
+    csolve.solver.on_slow_load = reporter.notice
     t0 = time.perf_counter()
     with reporter.progress() as advance:
         blocks = solver.iter_blocks(puzzles, progress=advance,
@@ -88,6 +94,13 @@ def solve(
     code = reporter.exit_code()
     if code != ExitCode.OK:
         raise typer.Exit(int(code))
+
+
+def warn(message: str) -> None:
+    """A one-line note on stderr about an option that changes nothing."""
+    import sys
+
+    sys.stderr.write(f"csolve: note: {message}\n")
 
 
 def parse_backend_options(items: list[str], wait: str | None = None) -> dict[str, str]:
