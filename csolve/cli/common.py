@@ -40,7 +40,7 @@ def read_text(path: str) -> tuple[str, str]:
         except OSError as e:
             raise PuzzleInputError(name, None, None, f"cannot read: {e.strerror}") from None
     try:
-        return data.decode("utf-8"), name
+        return data.decode("utf-8-sig"), name  # a byte-order mark is not part of the text
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
         raise PuzzleInputError(name, line, None, "not UTF-8 text") from None
