@@ -91,6 +91,21 @@ def test_editing_a_helper_a_rule_imports_compiles_afresh(sudoku, site):
     assert third.__name__ == first.__name__ and propagate_says(sudoku, third) is True
 
 
+def test_a_first_compile_is_announced_once(sudoku, site, monkeypatch, capsys):
+    """The command line says when a run compiles kernels (time limits start after it)."""
+    monkeypatch.setattr(diskcache, "announce_compiles", True)
+    diskcache.listen_for_compiles()
+    try:
+        path = install_rule(site, "csolve_test_notice", NO_CHANGE)
+        kernels = compose.kernels_for((path,))
+        assert propagate_says(sudoku, kernels) is True
+        assert propagate_says(sudoku, kernels) is True  # compiled already: nothing to say
+    finally:
+        diskcache.stop_listening()
+    err = capsys.readouterr().err
+    assert err.count(diskcache.COMPILING) == 1, err
+
+
 def test_the_dependencies_are_followed_through_imports():
     deps = compose.dependency_sources({"csolve.kernels.alldiff"})
     assert {"csolve.kernels.alldiff", "csolve.kernels.bits", "csolve.kernels.state"} <= set(deps)

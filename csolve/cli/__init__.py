@@ -29,7 +29,9 @@ def _click_exception_modules() -> list:
 def main() -> None:
     """Entry point: run the app, turning known errors into one line and an exit code."""
     from csolve.errors import CsolveError, ExitCode
+    from csolve.kernels import diskcache
 
+    diskcache.announce_compiles = True  # say so when a first run compiles (not numba: lazy)
     try:
         rv = app(standalone_mode=False)
     except CsolveError as e:

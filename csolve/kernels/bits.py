@@ -27,6 +27,9 @@ def kernel(func=None, **options):
 def _njit(func, opts: dict):
     """``njit(**opts)(func)``; with nowhere to cache it (numba: "no locator available"), the
     same kernel compiled in memory only, said once on stderr."""
+    from csolve.kernels.diskcache import listen_for_compiles
+
+    listen_for_compiles()
     try:
         dispatcher = njit(**opts)(func)
     except RuntimeError as e:

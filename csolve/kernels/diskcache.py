@@ -36,3 +36,50 @@ def reset() -> None:
     global _said
     with _lock:
         _said = False
+
+
+#: set by the command line: say on stderr when kernels are being compiled (the first run with
+#: a set of rules takes seconds to a minute; time limits start after it)
+announce_compiles = False
+_listener = None
+COMPILING = ("csolve: compiling kernels (the first run with these rules and puzzle types; "
+             "cached for later runs); time limits start once they are compiled")
+
+
+def listen_for_compiles() -> None:
+    """With :data:`announce_compiles` set, say once on stderr when numba starts compiling a
+    kernel (it compiles only what its disk cache lacks). Called when kernels are defined, so
+    numba is already imported."""
+    global _listener
+    if not announce_compiles:
+        return
+    from numba.core import event
+
+    class Notice(event.Listener):
+        said = False
+
+        def on_start(self, ev) -> None:
+            if not self.said:
+                self.said = True
+                sys.stderr.write(COMPILING + "\n")
+                sys.stderr.flush()
+
+        def on_end(self, ev) -> None:
+            pass
+
+    with _lock:
+        if _listener is not None:
+            return
+        _listener = Notice()
+    event.register("numba:compile", _listener)
+
+
+def stop_listening() -> None:
+    """Undo :func:`listen_for_compiles` (for tests)."""
+    global _listener
+    with _lock:
+        listener, _listener = _listener, None
+    if listener is not None:
+        from numba.core import event
+
+        event.unregister("numba:compile", listener)
