@@ -39,11 +39,11 @@ def reset() -> None:
 
 
 #: set by the command line: say on stderr when kernels are being compiled (the first run with
-#: a set of rules takes seconds to a minute; time limits start after it)
+#: a set of rules takes seconds to a minute; solve's time limit starts after it)
 announce_compiles = False
 _listener = None
 COMPILING = ("csolve: compiling kernels (the first run with these rules and puzzle types; "
-             "cached for later runs); time limits start once they are compiled")
+             "cached for later runs); solve's --timeout starts once they are compiled")
 
 
 def listen_for_compiles() -> None:
