@@ -313,7 +313,6 @@ class PathStack(ThreadedBackend):
             root = team.job.model.init.copy()
         team.root = root
         team.paths = []
-        team.path_cells = 0
 
     def acquire(self, team: Team, w: Worker) -> bool:
         with w.locked(team.lock):
@@ -349,7 +348,6 @@ class PathStack(ThreadedBackend):
             paths.append((cells, node[cells].copy()))
         with w.locked(team.lock):
             team.paths.extend(reversed(paths))  # nearest the root on top
-            team.path_cells += sum(len(c) for c, _ in paths)
             team.cond.notify_all()
 
 
