@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -26,7 +27,10 @@ from csolve.bench import bench_table, run_bench
 from csolve.puzzle import get_puzzle_type
 from csolve.solver import SolveOptions, solve_puzzles
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.helpers import shared_data  # noqa: E402  (the one place that finds the data)
+
+DATA = shared_data()
 HEAVY = "53.148.92...29....9.....84.62........7498..65...5.............8.................."
 HEAVY_QUICK = "53.148.92...29....9.....84.62........7498..65...5..1..........8...............6.."
 

@@ -32,7 +32,10 @@ import numpy as np
 from csolve.puzzle import get_puzzle_type
 from csolve.solver import SolveOptions, Status, solve_one
 
-DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "sudoku-nxn"
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.helpers import shared_data  # noqa: E402  (the one place that finds the data)
+
+DATA = shared_data("sudoku-nxn")
 
 
 def transformed(sudoku, puzzle, k: int):

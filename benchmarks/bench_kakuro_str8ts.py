@@ -12,12 +12,16 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.helpers import shared_data  # noqa: E402  (the one place that finds the data)
+
+DATA = shared_data()
 SETS = {"kakuro": DATA / "kakuro" / "janko-kakuro-500.jsonl",
         "str8ts": DATA / "str8ts" / "janko-str8ts-280.jsonl"}
 

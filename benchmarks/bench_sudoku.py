@@ -32,7 +32,10 @@ import numpy as np
 from csolve.puzzle import get_puzzle_type
 from csolve.solver import SolveOptions, solve_puzzles
 
-DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.helpers import shared_data  # noqa: E402  (the one place that finds the data)
+
+DATA = shared_data()
 SETS_9 = ["kaggle-2000.txt", "17clue-5000.txt", "top1465.txt", "forum-hardest-5000.txt"]
 SETS_N = ["16x16-maatec-30.txt", "16x16-janko-62.txt", "25x25-maatec-20.txt",
           "36x36-maatec-15.txt", "25x25-frisch-minimal-9.txt"]

@@ -18,7 +18,10 @@ import statistics
 import sys
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.helpers import shared_data  # noqa: E402  (the one place that finds the data)
+
+DATA = shared_data()
 
 SINGLES = ("elimination", "hidden-single")
 SUBSETS = ("naked-pair", "hidden-pair", "naked-triple", "hidden-triple", "naked-quad",

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 MAX_VALUES = 64
-ALL_BITS = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 # Group flags
 ALLDIFF = 1

@@ -161,15 +161,21 @@ class PuzzleType:
 
 
 def all_puzzle_types() -> dict[str, PuzzleType]:
-    from csolve.plugins import _collect
+    from csolve.plugins import collect_named
 
-    return {p.name: p for p, _plugin in _collect("csolve_register_puzzles")}
+    found, _conflicts = collect_named("csolve_register_puzzles", "puzzle type")
+    return {name: p for name, (p, _plugin) in found.items()}
 
 
 def get_puzzle_type(name: str) -> PuzzleType:
-    types = all_puzzle_types()
+    from csolve.plugins import collect_named
+
+    found, conflicts = collect_named("csolve_register_puzzles", "puzzle type")
+    types = {n: p for n, (p, _plugin) in found.items()}
     try:
         return types[name]
     except KeyError:
+        if name in conflicts:
+            raise conflicts[name] from None
         known = ", ".join(sorted(types)) or "none installed"
         raise UnknownNameError(f"unknown puzzle type {name!r} (known: {known})") from None

@@ -8,12 +8,12 @@ turn that into a one-line :class:`~csolve.errors.PuzzleInputError` naming file a
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from csolve.errors import PuzzleInputError
+from csolve.inputs import load_json
 
 G = TypeVar("G")
 
@@ -34,10 +34,7 @@ def tokens_with_columns(text: str) -> list[tuple[str, int]]:
 def read_json_grid(source: str, line_no: int, text: str,
                    build: Callable[[list[list[str]]], G]) -> tuple[G, dict[str, Any]]:
     """The grid of one JSON-lines record (its ``grid``: a list of row strings) and the record."""
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise PuzzleInputError(source, line_no, e.colno, f"bad JSON: {e.msg}") from None
+    obj = load_json(text, source, line_no)
     grid = obj.get("grid") if isinstance(obj, dict) else None
     if not isinstance(grid, list) or not grid or not all(isinstance(r, str) for r in grid):
         raise PuzzleInputError(source, line_no, None,

@@ -22,21 +22,28 @@ class Rule:
 
 
 def all_rules() -> dict[str, Rule]:
-    from csolve.plugins import _collect
+    return _rules_and_conflicts()[0]
 
+
+def _rules_and_conflicts() -> tuple[dict[str, Rule], dict]:
+    from csolve.plugins import collect_named
+
+    found, conflicts = collect_named("csolve_register_rules", "rule")
     rules: dict[str, Rule] = {}
-    for rule, plugin in _collect("csolve_register_rules"):
+    for rule, plugin in found.values():
         if not rule.origin:
             rule = Rule(rule.name, rule.kernel, rule.description, plugin)
         rules[rule.name] = rule
-    return rules
+    return rules, conflicts
 
 
 def kernel_paths(names: tuple[str, ...]) -> tuple[str, ...]:
     """The kernel paths of rules given by name, in order."""
-    rules = all_rules()
+    rules, conflicts = _rules_and_conflicts()
     out = []
     for n in names:
+        if n in conflicts:
+            raise conflicts[n]
         if n not in rules:
             raise UnknownNameError(f"unknown rule {n!r}; known: {', '.join(sorted(rules))}")
         out.append(rules[n].kernel)

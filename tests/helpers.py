@@ -1,10 +1,34 @@
-"""Independent checks for tests: a brute-force counter and random solved grids."""
+"""What tests (and benchmarks) share: where the public data sets are, a brute-force counter
+and random solved grids, all independent of csolve's own code."""
 
 from __future__ import annotations
 
+import os
 import random
+from pathlib import Path
 
 import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+PUZZLES = ROOT / "puzzles"
+
+
+def shared_data(*parts: str) -> Path:
+    """A path under the shared public data sets: ``$CSOLVE_SHARED_DATA`` if set, else
+    ``../shared/data`` beside the repository. It may not exist; see :func:`shared_file`."""
+    base = os.environ.get("CSOLVE_SHARED_DATA")
+    root = Path(base) if base else ROOT.parent / "shared" / "data"
+    return root.joinpath(*parts)
+
+
+def shared_file(*parts: str) -> Path:
+    """A file under the shared data sets, or skip the calling test when it is not there."""
+    path = shared_data(*parts)
+    if not path.exists():
+        import pytest
+
+        pytest.skip(f"shared data not available: {path}")
+    return path
 
 
 def pattern_grid(n: int, rng: random.Random) -> np.ndarray:

@@ -12,7 +12,8 @@ import pytest
 from csolve.puzzle import get_puzzle_type
 from csolve.solver import SolveOptions, Status, solve_one, solve_puzzles
 
-from .conftest import PUZZLES, shared_file
+from .conftest import PUZZLES
+from .helpers import shared_file
 
 SETS = {"kakuro": ("kakuro", "janko-kakuro-500.jsonl"),
         "str8ts": ("str8ts", "janko-str8ts-280.jsonl")}

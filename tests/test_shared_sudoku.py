@@ -7,7 +7,7 @@ import pytest
 
 from csolve.solver import SolveOptions, Status, solve_puzzles
 
-from .conftest import shared_file
+from .helpers import shared_file
 
 SAMPLE = 400  # puzzles per 9x9 set in the normal run (an even stride through the file)
 

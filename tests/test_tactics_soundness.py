@@ -16,8 +16,7 @@ from csolve.logic import FINDERS, Board
 from csolve.rules import all_rules
 from csolve.solver import SolveOptions, solve_one
 
-from .conftest import shared_file
-from .helpers import pattern_grid
+from .helpers import pattern_grid, shared_file
 
 SINGLES = ("elimination", "hidden-single")
 TACTICS = ("elimination", "hidden-single", "locked-candidates", "naked-pair", "naked-triple",

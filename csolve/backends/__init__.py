@@ -9,19 +9,23 @@ __all__ = ["Backend", "GroupJob", "SearchJob", "SearchOutcome", "all_backends", 
 
 
 def all_backends() -> dict[str, Backend]:
-    from csolve.plugins import _collect
+    return _backends_and_conflicts()[0]
 
-    out: dict[str, Backend] = {}
-    for backend, _plugin in _collect("csolve_register_backends"):
-        out[backend.name] = backend
-    return out
+
+def _backends_and_conflicts() -> tuple[dict[str, Backend], dict]:
+    from csolve.plugins import collect_named
+
+    found, conflicts = collect_named("csolve_register_backends", "backend")
+    return {name: b for name, (b, _plugin) in found.items()}, conflicts
 
 
 def get_backend(name: str) -> Backend:
-    backends = all_backends()
+    backends, conflicts = _backends_and_conflicts()
     try:
         return backends[name]
     except KeyError:
+        if name in conflicts:
+            raise conflicts[name] from None
         raise UnknownNameError(
             f"unknown backend {name!r} (known: {', '.join(sorted(backends))})"
         ) from None

@@ -264,14 +264,27 @@ class StaticPartition(ThreadedBackend):
         def budget_spent() -> bool:
             return 0 < budget <= int(first.stats[abi.STAT_NODES] + scratch.stats[abi.STAT_NODES])
 
+        # The breadth-first steps run in the calling thread before the watcher does, so they
+        # watch the clock and the stop flag themselves. An engine that hands a node back whole
+        # (the learning engine resumes it) does not widen the frontier: after as many steps
+        # again as the frontier should hold without growing, the workers take what there is.
+        stalled = 0
         while (frontier and len(frontier) < target and not team.over.is_set()
-               and not budget_spent()):
+               and not budget_spent() and stalled < target):
+            if team.job.stopped():
+                team.finish("stopped")
+                break
+            if team.job.timed_out():
+                team.finish("timeout")
+                break
+            before = len(frontier)
             node, d = frontier.popleft()
             scratch.push(node, int(d))
             scratch.run(team.workers[0].ctrl, team.remaining(), team.stream is not None, 1)
             team.add(scratch)
             if scratch.size:
                 frontier.extend(zip(*scratch.take_bottom(scratch.size), strict=True))
+            stalled = stalled + 1 if len(frontier) <= before else 0
         nodes = list(frontier)
         for j, w in enumerate(team.workers):
             mine = nodes[j::team.n]
@@ -305,7 +318,6 @@ class PathStack(ThreadedBackend):
             root = team.job.model.init.copy()
         team.root = root
         team.paths = []
-        team.path_cells = 0
 
     def acquire(self, team: Team, w: Worker) -> bool:
         with w.locked(team.lock):
@@ -341,7 +353,6 @@ class PathStack(ThreadedBackend):
             paths.append((cells, node[cells].copy()))
         with w.locked(team.lock):
             team.paths.extend(reversed(paths))  # nearest the root on top
-            team.path_cells += sum(len(c) for c, _ in paths)
             team.cond.notify_all()
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from typing import Annotated
 
 import typer
@@ -14,6 +15,32 @@ _TACTICS = "Tactics, comma-separated, easiest first (see list-tactics); default:
 _OUTPUT = "pretty (terminal default), line (pipe default), json (one object per line)."
 TacticsOpt = Annotated[str | None, typer.Option(help=_TACTICS)]
 StepOutputOpt = Annotated[Output | None, typer.Option(help=_OUTPUT)]
+# -- time limits (--timeout): a puzzle over it is reported as "timeout", exit code 3 --------
+TimeoutOpt = Annotated[float | None, typer.Option(
+    "--timeout", min=0.0, help="Seconds per puzzle (search and steps); over it: timeout, exit 3.")]
+
+
+class _TimedOut(Exception):
+    """A puzzle ran past ``--timeout``."""
+
+
+def _solution_within(ptype, p, timeout: float | None):
+    """(solutions up to 2, the first) as grading.find_solution, within ``timeout``."""
+    from csolve.grading import find_solution
+
+    if timeout is None:
+        return find_solution(ptype, p)
+    from csolve.solver import SolveOptions, Status, solve_puzzle
+
+    r = solve_puzzle(ptype, p, SolveOptions(limit=2, timeout=timeout))
+    if r.status is Status.TIMEOUT:
+        raise _TimedOut
+    return r.count, (r.solutions[0] if r.solutions else None)
+
+
+def _timeout_line(p, timeout: float | None) -> str:
+    return f"{p.where}: timeout: no answer within {timeout:g} s"
+# -----------------------------------------------------------------------------------------
 
 
 def parse_tactics(text: str | None) -> tuple[str, ...] | None:
@@ -58,18 +85,24 @@ def list_tactics_cmd(
     Console(soft_wrap=True).print(table)
 
 
-def _explain_one(ptype, p, tactics, limit=None):
-    from csolve.grading import find_solution, rate_steps, stepper
+def _explain_one(ptype, p, tactics, limit=None, timeout=None):
+    from csolve.grading import rate_steps, stepper
 
-    count, solution = find_solution(ptype, p)
+    deadline = None if timeout is None else time.monotonic() + timeout
+    count, solution = _solution_within(ptype, p, timeout)
     st = stepper(ptype, p, tactics, solution)
-    steps = list(st.steps(limit))
+    steps = []
+    for step in st.steps(limit):
+        steps.append(step)
+        if deadline is not None and time.monotonic() > deadline:
+            raise _TimedOut
     rating = rate_steps(steps, min(count, 2))
     return st, steps, rating, count, solution
 
 
 def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | None,
-                    fmt: str | None, limit: int | None = None) -> int:
+                    fmt: str | None, limit: int | None = None,
+                    timeout: float | None = None) -> int:
     """Print the steps for every puzzle of a file (or the first ``limit`` of each)."""
     from rich.console import Console
 
@@ -81,7 +114,13 @@ def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | 
     con = Console(highlight=False, soft_wrap=True)
     code = ExitCode.OK
     for p in puzzles:
-        st, steps, rating, count, solution = _explain_one(ptype, p, chosen, limit)
+        try:
+            st, steps, rating, count, solution = _explain_one(ptype, p, chosen, limit, timeout)
+        except _TimedOut:
+            code = ExitCode.TIMEOUT
+            con.print(json.dumps({"puzzle": p.index + 1, "line": p.line, "status": "timeout"})
+                      if out is Output.json else _timeout_line(p, timeout), markup=False)
+            continue
         namer = st.board.namer
         if count == 0:
             code = ExitCode.NO_SOLUTION
@@ -124,9 +163,10 @@ def explain(
     tactics: TacticsOpt = None,
     output: StepOutputOpt = None,
     fmt: FormatOpt = None,
+    timeout: TimeoutOpt = None,
 ) -> None:
     """Solve step by step in words: tactic, cells, values placed or removed, and why."""
-    code = explain_puzzles(puzzle, file, tactics, output, fmt)
+    code = explain_puzzles(puzzle, file, tactics, output, fmt, timeout=timeout)
     if code:
         raise typer.Exit(code)
 
@@ -138,9 +178,10 @@ def hint(
     tactics: TacticsOpt = None,
     output: StepOutputOpt = None,
     fmt: FormatOpt = None,
+    timeout: TimeoutOpt = None,
 ) -> None:
     """The next step only (for each puzzle in FILE)."""
-    code = explain_puzzles(puzzle, file, tactics, output, fmt, limit=1)
+    code = explain_puzzles(puzzle, file, tactics, output, fmt, limit=1, timeout=timeout)
     if code:
         raise typer.Exit(code)
 
@@ -152,6 +193,7 @@ def rate(
     tactics: TacticsOpt = None,
     output: StepOutputOpt = None,
     fmt: FormatOpt = None,
+    timeout: TimeoutOpt = None,
 ) -> None:
     """Grade each puzzle: level (easy, medium, hard, expert, evil), hardest tactic, steps
     and guesses."""
@@ -173,7 +215,18 @@ def rate(
     levels: Counter[str] = Counter()
     code = ExitCode.OK
     for p in puzzles:
-        _st, steps, _r, count, _sol = _explain_one(ptype, p, chosen)
+        try:
+            _st, steps, _r, count, _sol = _explain_one(ptype, p, chosen, timeout=timeout)
+        except _TimedOut:
+            code = ExitCode.TIMEOUT
+            if out is Output.json:
+                con.print(json.dumps({"puzzle": p.index + 1, "line": p.line,
+                                      "status": "timeout"}), markup=False)
+            elif out is Output.line:
+                con.print("timeout - - -", markup=False)
+            else:
+                table.add_row(p.where, "timeout", "-", "-", "-")
+            continue
         r = rate_steps(steps, min(count, 2))
         if count == 0:
             code = ExitCode.NO_SOLUTION

@@ -19,6 +19,7 @@ from math import isqrt
 import numpy as np
 
 from csolve.errors import PuzzleInputError
+from csolve.inputs import is_number, is_signed_number
 
 from .grid import SIZES
 
@@ -88,7 +89,7 @@ def detect(lines: list[tuple[int, str]]) -> str:
     """
     _, first = lines[0]
     tokens = first.split()
-    if len(tokens) > 1 and all(t.isdigit() for t in tokens):
+    if len(tokens) > 1 and all(is_signed_number(t) for t in tokens):  # '-1' too: refused
         return "numbers"
     s = first.translate(RULINGS)
     n = _size_of_cells(len(s))
@@ -188,7 +189,7 @@ def _parse_numbers(source: str, text: str) -> list[tuple[int, np.ndarray, dict]]
     for block in blocks(text):
         first_tokens = block[0][1].split()
         n_line = _size_of_cells(len(first_tokens))
-        biggest = max((int(t) for _, ln in block for t in ln.split() if t.isdigit()), default=0)
+        biggest = max((int(t) for _, ln in block for t in ln.split() if is_number(t)), default=0)
         if n_line is not None and biggest <= n_line:
             groups = [[entry] for entry in block]  # one puzzle per line
         else:
@@ -199,9 +200,11 @@ def _parse_numbers(source: str, text: str) -> list[tuple[int, np.ndarray, dict]]
                 col = 1
                 for tok in line.split():
                     col = line.index(tok, col - 1) + 1
-                    if not tok.isdigit():
-                        raise PuzzleInputError(source, no, col,
-                                               f"expected a number, found {tok!r}")
+                    if not is_number(tok):
+                        raise PuzzleInputError(source, no, col, (
+                            f"negative number {tok}: values are 0 (blank) to n"
+                            if tok.startswith("-") and is_signed_number(tok)
+                            else f"expected a number (digits 0-9), found {tok!r}"))
                     values.append((int(tok), no, col))
                     col += len(tok)
             n = _size_of_cells(len(values))
