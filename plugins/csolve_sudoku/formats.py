@@ -2,7 +2,7 @@
 
 Formats:
 - ``line``: one puzzle per line, n² symbols. 9x9: ``1-9``, blank ``.`` or ``0``. 16x16: hex
-  ``0-9a-f`` (``0`` is a value, ``.`` blank, as in seed 001) or ``1-9A-G`` (``.``/``0`` blank).
+  ``0-9a-f`` (``0`` is a value, ``.`` blank) or ``1-9A-G`` (``.``/``0`` blank).
   25x25: letters ``A-Y`` or ``1-9A-P``. Up to 35x35 with ``1-9A-Z``.
 - ``numbers``: whitespace-separated integers, ``0`` blank: n² on one line (one puzzle per
   line), or an n-line grid (puzzles separated by blank lines). Any size.
@@ -50,7 +50,7 @@ class Alphabet:
 def _alphabet(n: int, sample: str) -> Alphabet:
     s = sample.upper()
     if n == 16 and "G" not in s and "." in s and "0" in s:
-        return Alphabet("hex", HEX, ".")  # seed 001: 0-f values, '.' blank
+        return Alphabet("hex", HEX, ".")  # hexadecimal: 0-f values, '.' blank
     if n == 25 and not any(ch in s for ch in "123456789"):
         return Alphabet("letters", LETTERS, ".0")
     if n > len(DIGITS_FIRST):
