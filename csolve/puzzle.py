@@ -97,6 +97,19 @@ class PuzzleType:
         """One line in the input's own format (the puzzle itself when ``solution`` is None)."""
         raise NotImplementedError
 
+    def format_grid(self, puzzle: Puzzle, solution: Any | None) -> str:
+        """The puzzle (or a solution) as a plain-text grid, no colour, that :meth:`parse`
+        reads back."""
+        raise UnknownNameError(f"cannot write grid for {self.name}")
+
+    def to_svg(self, puzzle: Puzzle, solution: Any | None, step: Any = None, *,
+               candidates: Sequence[int] | None = None) -> str:
+        """One complete SVG document picturing the puzzle: givens and filled values styled
+        apart. With ``step`` (a :class:`csolve.logic.Step`), its cells, placed values and
+        removed candidates are marked; ``candidates`` (the stepper's masks before the step,
+        one per model cell) are drawn as small symbols. See :mod:`csolve.svg`."""
+        raise UnknownNameError(f"cannot draw {self.name} puzzles")
+
     def to_json(self, puzzle: Puzzle, solution: Any) -> Any:
         """A JSON-ready form of a solution."""
         raise NotImplementedError

@@ -150,6 +150,16 @@ class Sudoku(PuzzleType):
     def format_line(self, puzzle: Puzzle, solution: np.ndarray | None) -> str:
         return formats.format_line(puzzle.data if solution is None else solution, puzzle.meta)
 
+    def format_grid(self, puzzle: Puzzle, solution: np.ndarray | None) -> str:
+        return formats.format_grid(puzzle.data if solution is None else solution,
+                                   puzzle.meta["n"])
+
+    def to_svg(self, puzzle: Puzzle, solution: np.ndarray | None, step=None, *,
+               candidates=None) -> str:
+        from .pictures import sudoku_svg
+
+        return sudoku_svg(puzzle, solution, step, candidates, self.group_name)
+
     def to_json(self, puzzle: Puzzle, solution: np.ndarray) -> list[list[int]]:
         n = puzzle.meta["n"]
         return solution.reshape(n, n).tolist()
