@@ -97,17 +97,25 @@ class PuzzleType:
         """One line in the input's own format (the puzzle itself when ``solution`` is None)."""
         raise NotImplementedError
 
+    def cell_values(self, puzzle: Puzzle, solution: Any) -> list[int]:
+        """A solution as one value per model cell (the order :meth:`model` numbers cells
+        in), e.g. for the guesses of an explanation. Grids whose model cells are all their
+        cells, row-major, need not override it."""
+        return [int(x) for x in np.ravel(solution)]
+
     def format_grid(self, puzzle: Puzzle, solution: Any | None) -> str:
         """The puzzle (or a solution) as a plain-text grid, no colour, that :meth:`parse`
         reads back."""
         raise UnknownNameError(f"cannot write grid for {self.name}")
 
     def to_svg(self, puzzle: Puzzle, solution: Any | None, step: Any = None, *,
-               candidates: Sequence[int] | None = None) -> str:
+               candidates: Sequence[int] | None = None,
+               placed: Sequence[bool] | None = None) -> str:
         """One complete SVG document picturing the puzzle: givens and filled values styled
         apart. With ``step`` (a :class:`csolve.logic.Step`), its cells, placed values and
-        removed candidates are marked; ``candidates`` (the stepper's masks before the step,
-        one per model cell) are drawn as small symbols. See :mod:`csolve.svg`."""
+        removed candidates are marked; ``candidates`` and ``placed`` (the stepper board's
+        masks and placed flags before the step, one per model cell) show the open cells'
+        candidates as small symbols. See :mod:`csolve.svg`."""
         raise UnknownNameError(f"cannot draw {self.name} puzzles")
 
     def to_json(self, puzzle: Puzzle, solution: Any) -> Any:

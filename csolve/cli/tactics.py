@@ -9,6 +9,7 @@ import typer
 
 from csolve.cli.app import EXIT_CODES_HELP, app
 from csolve.cli.common import FileArg, FormatOpt, Output, PuzzleArg, default_output, load_puzzles
+from csolve.cli.render import EXPLAIN_OUTPUT_HELP, ExplainOutput
 
 _TACTICS = "Tactics, comma-separated, easiest first (see list-tactics); default: all."
 _OUTPUT = "pretty (terminal default), line (pipe default), json (one object per line)."
@@ -122,11 +123,15 @@ def explain(
     puzzle: PuzzleArg,
     file: FileArg,
     tactics: TacticsOpt = None,
-    output: StepOutputOpt = None,
+    output: Annotated[ExplainOutput | None, typer.Option(help=EXPLAIN_OUTPUT_HELP)] = None,
     fmt: FormatOpt = None,
 ) -> None:
     """Solve step by step in words: tactic, cells, values placed or removed, and why."""
-    code = explain_puzzles(puzzle, file, tactics, output, fmt)
+    if output in (ExplainOutput.svg, ExplainOutput.html):
+        from csolve.cli.render import explain_pictures
+
+        raise typer.Exit(explain_pictures(puzzle, file, tactics, output, fmt))
+    code = explain_puzzles(puzzle, file, tactics, output and Output(output.value), fmt)
     if code:
         raise typer.Exit(code)
 

@@ -155,10 +155,10 @@ class Sudoku(PuzzleType):
                                    puzzle.meta["n"])
 
     def to_svg(self, puzzle: Puzzle, solution: np.ndarray | None, step=None, *,
-               candidates=None) -> str:
+               candidates=None, placed=None) -> str:
         from .pictures import sudoku_svg
 
-        return sudoku_svg(puzzle, solution, step, candidates, self.group_name)
+        return sudoku_svg(puzzle, solution, step, candidates, placed)
 
     def to_json(self, puzzle: Puzzle, solution: np.ndarray) -> list[list[int]]:
         n = puzzle.meta["n"]
