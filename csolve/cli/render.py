@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from csolve.cli.app import EXIT_CODES_HELP, app
+from csolve.cli.app import app, examples
 from csolve.cli.common import FileArg, FormatOpt, PuzzleArg
 
 
@@ -34,17 +34,10 @@ class ExplainOutput(StrEnum):
 EXPLAIN_OUTPUT_HELP = ("pretty (terminal default), line (pipe default), json (one object per "
                        "line), svg (one picture per step, stacked) or html (a web page of them).")
 
-_RENDER_EXAMPLES = """Examples:
-
-  csolve render sudoku puzzles/sudoku/9x9-hard.txt > hard.svg
-
-  csolve render sudoku puzzles/sudoku/9x9-hard.txt --solve --output html > hard.html
-
-  csolve render kakuro my-kakuro.txt --solve > kakuro.svg
-"""
-
-
-@app.command(epilog=_RENDER_EXAMPLES + "\n\n" + EXIT_CODES_HELP)
+@app.command(epilog=examples(
+    "csolve render sudoku puzzles/sudoku/9x9-hard.txt > hard.svg",
+    "csolve render sudoku puzzles/sudoku/9x9-hard.txt --solve --output html > hard.html",
+    "csolve render kakuro puzzles/kakuro/small.txt --solve > kakuro.svg", exit_codes=True))
 def render(
     puzzle: PuzzleArg,
     file: FileArg,

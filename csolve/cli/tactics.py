@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from csolve.cli.app import EXIT_CODES_HELP, app
+from csolve.cli.app import app, examples
 from csolve.cli.common import FileArg, FormatOpt, Output, PuzzleArg, default_output, load_puzzles
 from csolve.cli.render import EXPLAIN_OUTPUT_HELP, ExplainOutput
 
@@ -34,7 +34,8 @@ def tactics_as_rules(ptype, tactics: tuple[str, ...] | None) -> tuple[str, ...] 
     return tuple(dict.fromkeys(("elimination", *chosen)))
 
 
-@app.command("list-tactics")
+@app.command("list-tactics", epilog=examples("csolve list-tactics sudoku",
+                                              "csolve list-tactics str8ts"))
 def list_tactics_cmd(
     puzzle: PuzzleArg,
 ) -> None:
@@ -118,7 +119,11 @@ def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | 
     return int(code)
 
 
-@app.command(epilog=EXIT_CODES_HELP)
+@app.command(epilog=examples(
+    "csolve explain sudoku puzzles/sudoku/9x9-hard.txt",
+    "csolve explain sudoku puzzles/sudoku/9x9-hard.txt --tactics naked-pair,x-wing --output json",
+    "csolve explain sudoku puzzles/sudoku/9x9-hard.txt --output html > steps.html",
+    exit_codes=True))
 def explain(
     puzzle: PuzzleArg,
     file: FileArg,
@@ -136,7 +141,7 @@ def explain(
         raise typer.Exit(code)
 
 
-@app.command(epilog=EXIT_CODES_HELP)
+@app.command(epilog=examples("csolve hint sudoku puzzles/sudoku/9x9-hard.txt", exit_codes=True))
 def hint(
     puzzle: PuzzleArg,
     file: FileArg,
@@ -150,7 +155,9 @@ def hint(
         raise typer.Exit(code)
 
 
-@app.command(epilog=EXIT_CODES_HELP)
+@app.command(epilog=examples("csolve rate sudoku puzzles/sudoku/9x9-hard.txt",
+                            "csolve rate sudoku puzzles/sudoku/9x9-hard.txt --output json",
+                            exit_codes=True))
 def rate(
     puzzle: PuzzleArg,
     file: FileArg,
@@ -158,8 +165,9 @@ def rate(
     output: StepOutputOpt = None,
     fmt: FormatOpt = None,
 ) -> None:
-    """Grade each puzzle: level (easy, medium, hard, expert, evil), hardest tactic, steps
-    and guesses."""
+    """Grade each puzzle: level, hardest tactic, steps and guesses.
+
+    Levels: easy, medium, hard, expert, evil (a guess was needed)."""
     from collections import Counter
 
     from rich.console import Console
