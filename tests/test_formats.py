@@ -148,3 +148,32 @@ def test_errors_name_line_and_column(text, where):
     with pytest.raises(PuzzleInputError) as e:
         SUDOKU.parse(text, "f.txt")
     assert str(e.value).startswith(where + ":")
+
+
+@pytest.mark.parametrize("kind", ["sudoku", "kakuro", "str8ts"])
+def test_grid_writer_of_every_type_reads_back(kind):
+    """``format_grid`` of each puzzle and of its (validated) solution reads back as the same
+    grid, several puzzles one after another."""
+    from csolve.solver import SolveOptions, solve_puzzle
+
+    from .conftest import PUZZLES
+
+    ptype = get_puzzle_type(kind)
+    path = PUZZLES / kind / ("9x9-hard.txt" if kind == "sudoku" else "small.txt")
+    puzzles = ptype.parse(path.read_text(), str(path))
+    written, solved = [], []
+    for p in puzzles:
+        (solution,) = solve_puzzle(ptype, p, SolveOptions(limit=1)).solutions
+        assert ptype.validate(p, solution) == []
+        written.append(ptype.format_grid(p, None))
+        solved.append(ptype.format_grid(p, solution))
+    for text, want in ((written, [ptype.format_line(p, None) for p in puzzles]),
+                       (solved, None)):
+        back = ptype.parse("\n\n".join(text) + "\n", "back.txt")
+        assert len(back) == len(puzzles)
+        if want is not None:
+            assert [ptype.format_line(b, None) for b in back] == want
+        else:
+            for p, b in zip(puzzles, back, strict=True):
+                assert ptype.is_complete(b)
+                assert ptype.validate(p, ptype.as_solution(b)) == []
