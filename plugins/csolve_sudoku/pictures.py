@@ -11,7 +11,7 @@ MARGIN = 12.0
 
 
 def cell_size(n: int) -> float:
-    return 46.0 if n <= 9 else 36.0 if n <= 16 else 30.0 if n <= 25 else 26.0
+    return 48.0 if n <= 9 else 44.0 if n <= 16 else 30.0 if n <= 25 else 26.0
 
 
 def symbol_of(n: int):
