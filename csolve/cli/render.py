@@ -67,7 +67,7 @@ def render(
                 unsolved += 1
                 note = f"not solved: {r.status.value}"
         items.append((p.where, ptype.to_svg(p, solution), note))
-    _emit(output, f"{file}: {len(puzzles)} {puzzle} puzzle(s)", items)
+    _emit(output, f"{puzzles[0].source}: {len(puzzles)} {puzzle} puzzle(s)", items)
     if unsolved:
         raise typer.Exit(int(ExitCode.NO_SOLUTION))
 
@@ -134,5 +134,5 @@ def explain_pictures(kind: str, file: str, tactics: str | None, output: ExplainO
         items += pictures
         if count == 0:
             code = ExitCode.NO_SOLUTION
-    _emit(output, f"{file}: step by step", items)
+    _emit(output, f"{puzzles[0].source}: step by step", items)
     return int(code)
