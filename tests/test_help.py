@@ -74,3 +74,16 @@ def test_shell_completion_completes_choices():
     r = subprocess.run([CSOLVE], env=env, capture_output=True,
                        text=True, timeout=60)
     assert r.stdout.split() == ["render"]
+
+
+def test_listings_cite_works_by_author(capsys):
+    os.environ["COLUMNS"] = "250"
+    try:
+        outs = {cmd: run(capsys, cmd)[1] for cmd in ("list-backends", "list-rules")}
+    finally:
+        del os.environ["COLUMNS"]
+    for out in outs.values():
+        assert "seed" not in out.lower()
+    assert "Chiu, Nasiri & Rashid 2012" in outs["list-backends"]
+    assert "Vandecasteele & Trappett 2021" in outs["list-backends"]
+    assert "Tarhini 2011" in outs["list-rules"]
