@@ -55,21 +55,28 @@ def render(
     ptype, puzzles = load_puzzles(puzzle, file, fmt)
     ptype.check_many(puzzles)
     results = _solved(ptype, puzzles) if solve else [None] * len(puzzles)
-    items = []
-    unsolved = 0
-    for p, r in zip(puzzles, results, strict=True):
-        note = ""
-        solution = None
-        if r is not None:
-            if r.solutions:
-                solution = r.solutions[0]
-            else:
-                unsolved += 1
-                note = f"not solved: {r.status.value}"
-        items.append((p.where, ptype.to_svg(p, solution), note))
-    _emit(output, f"{puzzles[0].source}: {len(puzzles)} {puzzle} puzzle(s)", items)
-    if unsolved:
+    pairs = [(p, r.solutions[0] if r is not None and r.solutions else None)
+             for p, r in zip(puzzles, results, strict=True)]
+    notes = ["" if r is None or r.solutions else f"not solved: {r.status.value}"
+             for r in results]
+    sys.stdout.write(pictures(ptype, pairs, output.value, notes))
+    sys.stdout.flush()
+    if any(notes):
         raise typer.Exit(int(ExitCode.NO_SOLUTION))
+
+
+def pictures(ptype, pairs, output: str = "svg", notes=None) -> str:
+    """One SVG document (``output`` "svg": the pictures one below the other) or one web page
+    ("html") showing each ``(puzzle, solution or None)`` of ``pairs``; ``notes`` go under the
+    pictures of the page. What ``solve --output svg`` prints, too."""
+    from csolve.svg import html_page, stack
+
+    notes = notes or [""] * len(pairs)
+    items = [(p.where, ptype.to_svg(p, s), note)
+             for (p, s), note in zip(pairs, notes, strict=True)]
+    title = f"{pairs[0][0].source}: {len(pairs)} {ptype.name} puzzle(s)" if pairs else "csolve"
+    return html_page(title, items) if output == "html" else stack(
+        [svg for _, svg, _ in items], title=title)
 
 
 def _solved(ptype, puzzles):
