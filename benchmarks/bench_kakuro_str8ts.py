@@ -1,6 +1,6 @@
 """Kakuro and Str8ts: csolve against OR-Tools CP-SAT (1 worker) on the shared janko.at sets.
 
-For every puzzle, in the same run: csolve's ``solve_puzzle`` (serial backend, first
+For every puzzle, in the same run: csolve's ``solve_one`` (serial backend, first
 solution; model building included, kernels compiled before the clock starts) and a CP-SAT
 model of the same puzzle (building and solving timed). Prints median and max ms per puzzle.
 

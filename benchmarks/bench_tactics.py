@@ -30,7 +30,7 @@ FISH = ("x-wing", "swordfish", "jellyfish")
 
 TACTIC_SETS = {
     "singles": SINGLES,
-    "+ naked pair (seed 004)": (*SINGLES, "naked-pair"),
+    "+ naked pair (Mishra 2021)": (*SINGLES, "naked-pair"),
     "+ naked pair+triple": (*SINGLES, "naked-pair", "naked-triple"),
     "+ locked only": (*SINGLES, "locked-candidates"),
     "+ subsets": (*SINGLES, *SUBSETS),

@@ -1,10 +1,10 @@
 """Many same-shaped puzzles on several threads: the batch kernel split into chunks.
 
-Parallelism across puzzles (seed 000's future work) needs no sharing inside a search: each
-thread pulls the next chunk of puzzles, solves it with one ``solve_batch`` kernel call (GIL
-released) into its rows of the shared result arrays, and asks for another. Small chunks
-balance the load; each thread has its own control array, so a per-puzzle time-out gives up
-only the puzzle that thread is on, and a stop reaches every thread.
+Parallelism across puzzles (future work in Chiu, Nasiri & Rashid 2012, §7) needs no sharing
+inside a search: each thread pulls the next chunk of puzzles, solves it with one
+``solve_batch`` kernel call (GIL released) into its rows of the shared result arrays, and asks
+for another. Small chunks balance the load; each thread has its own control array, so a
+per-puzzle time-out gives up only the puzzle that thread is on, and a stop reaches every thread.
 """
 
 from __future__ import annotations

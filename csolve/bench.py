@@ -1,6 +1,6 @@
-"""Backend x worker-count experiments (seed 000's figures 9-11), shared by ``csolve bench``
-and benchmarks/bench_backends.py. Every answer is checked: solutions by the plugin's
-validator (inside ``solve_puzzle``), counts against the serial backend's."""
+"""Backend x worker-count experiments (figures 9-11 of Chiu, Nasiri & Rashid 2012), shared by
+``csolve bench`` and benchmarks/bench_backends.py. Every answer is checked: solutions by the
+plugin's validator (inside ``solve_one``), counts against the serial backend's."""
 
 from __future__ import annotations
 

@@ -102,13 +102,26 @@ class PuzzleType:
         """:meth:`format_line` for many solved puzzles at once (bulk output)."""
         return [self.format_line(p, s) for p, s in zip(puzzles, solutions, strict=True)]
 
-    def format_grid(self, puzzle: Puzzle, solution: Any | None) -> str:
-        """A plain-text grid (no colour) that :meth:`parse` reads back."""
-        raise UnknownNameError(f"csolve cannot write {self.name} puzzles as grids")
+    def cell_values(self, puzzle: Puzzle, solution: Any) -> list[int]:
+        """A solution as one value per model cell (the order :meth:`model` numbers cells
+        in), e.g. for the guesses of an explanation. Grids whose model cells are all their
+        cells, row-major, need not override it."""
+        return [int(x) for x in np.ravel(solution)]
 
-    def to_svg(self, puzzle: Puzzle, solution: Any | None, step: Any = None) -> str:
-        """One SVG document picturing the puzzle (and its solution, or an explanation step)."""
-        raise UnknownNameError(f"csolve cannot draw {self.name} puzzles")
+    def format_grid(self, puzzle: Puzzle, solution: Any | None) -> str:
+        """The puzzle (or a solution) as a plain-text grid, no colour, that :meth:`parse`
+        reads back."""
+        raise UnknownNameError(f"cannot write grid for {self.name}")
+
+    def to_svg(self, puzzle: Puzzle, solution: Any | None, step: Any = None, *,
+               candidates: Sequence[int] | None = None,
+               placed: Sequence[bool] | None = None) -> str:
+        """One complete SVG document picturing the puzzle: givens and filled values styled
+        apart. With ``step`` (a :class:`csolve.logic.Step`), its cells, placed values and
+        removed candidates are marked; ``candidates`` and ``placed`` (the stepper board's
+        masks and placed flags before the step, one per model cell) show the open cells'
+        candidates as small symbols. See :mod:`csolve.svg`."""
+        raise UnknownNameError(f"cannot draw {self.name} puzzles")
 
     def to_json(self, puzzle: Puzzle, solution: Any) -> Any:
         """A JSON-ready form of a solution."""

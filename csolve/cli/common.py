@@ -23,7 +23,9 @@ class Output(StrEnum):
 PuzzleArg = Annotated[str, typer.Argument(help="Puzzle type, e.g. sudoku (see list-plugins).")]
 FileArg = Annotated[str, typer.Argument(
     help="Puzzle file; '-' reads stdin; or the puzzle itself, e.g. one 81-symbol line.")]
-FormatOpt = Annotated[str | None, typer.Option("--format", help="Force an input format.")]
+FormatOpt = Annotated[str | None, typer.Option("--format", help=(
+    "Input format (default: detected): sudoku line, numbers, grid or sdk; kakuro and str8ts "
+    "text or json (docs/formats.md)."))]
 
 
 def default_output() -> Output:

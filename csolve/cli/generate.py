@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from csolve.cli.app import EXIT_CODES_HELP, app
+from csolve.cli.app import app, examples
 from csolve.cli.common import Output
 
 
@@ -34,7 +34,11 @@ _WORKERS = "Puzzles generated in parallel (0: one per core); output does not dep
 _OUTPUT = "line (default: one puzzle per line), pretty (grids), json (one object per line)."
 
 
-@app.command(epilog=EXIT_CODES_HELP)
+@app.command(epilog=examples(
+    "csolve generate sudoku --count 10 --seed 7",
+    "csolve generate sudoku --size 16 --symmetry rot180 --output pretty",
+    "csolve generate sudoku --difficulty hard --count 5 --workers 0 > hard.txt",
+    exit_codes=True))
 def generate(
     puzzle: Annotated[str, typer.Argument(help="Puzzle type, e.g. sudoku (see list-plugins).")],
     size: Annotated[int, typer.Option(min=1, help="Grid size n (Sudoku: 4, 9, 16, 25, ... 64).")]

@@ -3,18 +3,24 @@
 from __future__ import annotations
 
 import time
+from enum import StrEnum
 from typing import Annotated
 
 import typer
 
-from csolve.cli.app import EXIT_CODES_HELP, app
+from csolve.cli.app import app, examples
 from csolve.cli.common import FileArg, FormatOpt, Output, PuzzleArg, default_output, load_puzzles
 from csolve.defaults import ESCALATE_AFTER
 
 _WORKERS = "Workers for parallel backends (0: one per core)."
 _COUNT = "Count solutions (exact unless --limit)."
-_OUTPUT = "pretty (terminal default), line (pipe default), json (one object per line)."
-_WAIT = "message-passing: how an idle worker waits - spin, yield or condvar."
+_OUTPUT = ("pretty (terminal default), line (pipe default), json (one object per line), "
+           "grid (plain text that csolve reads back), svg (one picture of every puzzle).")
+_WAIT = "message-passing: how an idle worker waits."
+_BACKEND = ("Search backend: serial (the default), locked-pool, coarse-lock, message-passing, "
+            "work-stealing, static-partition, path-stack, interleave, process-pool, "
+            "conflict-lock, or one a plugin adds (see list-backends).")
+Wait = StrEnum("Wait", [("spin", "spin"), ("yield", "yield"), ("condvar", "condvar")])
 _RULES = "Propagation rules, comma-separated, in the order they are tried (see list-rules)."
 _ENGINE = ("Search engine (see list-engines): dfs is the generic search over the rules; "
            "default: the puzzle's own choice.")
@@ -26,11 +32,18 @@ def _parse_rules(rules: str | None) -> tuple[str, ...] | None:
     return tuple(r.strip() for r in rules.split(",") if r.strip()) if rules else None
 
 
-@app.command(epilog=EXIT_CODES_HELP)
+@app.command(epilog=examples(
+    "csolve solve sudoku puzzles/sudoku/9x9-hard.txt",
+    "csolve solve sudoku 4.....8.5.3..........7......2.....6.....8.4......"
+    "1.......6.3.7.5..2.....1.4......",
+    "csolve solve sudoku puzzles/sudoku/16x16.txt --backend work-stealing --workers 2 --stats",
+    "csolve solve sudoku puzzles/sudoku/4x4.txt --count --output json",
+    "csolve generate sudoku --count 3 | csolve solve sudoku - --output line",
+    exit_codes=True))
 def solve(
     puzzle: PuzzleArg,
     file: FileArg,
-    backend: Annotated[str, typer.Option(help="Search backend (see list-backends).")] = "serial",
+    backend: Annotated[str, typer.Option(help=_BACKEND)] = "serial",
     workers: Annotated[int, typer.Option(min=0, help=_WORKERS)] = 0,
     count: Annotated[bool, typer.Option("--count", help=_COUNT)] = False,
     limit: Annotated[int, typer.Option(min=0, help="With --count: stop counting at N.")] = 0,
@@ -46,7 +59,7 @@ def solve(
                                           help="Print the solve step by step.")] = False,
     engine: Annotated[str | None, typer.Option(help=_ENGINE)] = None,
     escalate_after: Annotated[int, typer.Option(min=0, help=_ESCALATE)] = ESCALATE_AFTER,
-    wait: Annotated[str | None, typer.Option(help=_WAIT)] = None,
+    wait: Annotated[Wait | None, typer.Option(help=_WAIT)] = None,
     option: Annotated[list[str] | None, typer.Option(
         "--option", "-O", help="Backend option KEY=VALUE (e.g. k=30, probe=0).")] = None,
 ) -> None:
@@ -69,7 +82,7 @@ def solve(
         if code:
             raise typer.Exit(code)
         return
-    backend_options = parse_backend_options(option or [], wait)
+    backend_options = parse_backend_options(option or [], wait.value if wait else None)
     solver = Solver(puzzle, backend=backend, workers=workers, count=count or all_,
                     limit=limit or None, timeout=timeout or None, engine=engine, rules=rules,
                     tactics=tactics, escalate_after=escalate_after, **backend_options)

@@ -8,8 +8,9 @@ from typing import Annotated
 
 import typer
 
-from csolve.cli.app import EXIT_CODES_HELP, app
+from csolve.cli.app import app, examples
 from csolve.cli.common import FileArg, FormatOpt, Output, PuzzleArg, default_output, load_puzzles
+from csolve.cli.render import EXPLAIN_OUTPUT_HELP, ExplainOutput
 
 _TACTICS = "Tactics, comma-separated, easiest first (see list-tactics); default: all."
 _OUTPUT = "pretty (terminal default), line (pipe default), json (one object per line)."
@@ -30,9 +31,9 @@ def _solution_within(ptype, p, timeout: float | None):
 
     if timeout is None:
         return find_solution(ptype, p)
-    from csolve.solver import SolveOptions, Status, solve_puzzle
+    from csolve.solver import SolveOptions, Status, solve_one
 
-    r = solve_puzzle(ptype, p, SolveOptions(limit=2, timeout=timeout))
+    r = solve_one(ptype, p, SolveOptions(limit=2, timeout=timeout))
     if r.status is Status.TIMEOUT:
         raise _TimedOut
     return r.count, (r.solutions[0] if r.solutions else None)
@@ -60,7 +61,8 @@ def tactics_as_rules(ptype, tactics: tuple[str, ...] | None) -> tuple[str, ...] 
     return tuple(dict.fromkeys(("elimination", *chosen)))
 
 
-@app.command("list-tactics")
+@app.command("list-tactics", epilog=examples("csolve list-tactics sudoku",
+                                              "csolve list-tactics str8ts"))
 def list_tactics_cmd(
     puzzle: PuzzleArg,
 ) -> None:
@@ -156,22 +158,31 @@ def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | 
     return int(code)
 
 
-@app.command(epilog=EXIT_CODES_HELP)
+@app.command(epilog=examples(
+    "csolve explain sudoku puzzles/sudoku/9x9-hard.txt",
+    "csolve explain sudoku puzzles/sudoku/9x9-hard.txt --tactics naked-pair,x-wing --output json",
+    "csolve explain sudoku puzzles/sudoku/9x9-hard.txt --output html > steps.html",
+    exit_codes=True))
 def explain(
     puzzle: PuzzleArg,
     file: FileArg,
     tactics: TacticsOpt = None,
-    output: StepOutputOpt = None,
+    output: Annotated[ExplainOutput | None, typer.Option(help=EXPLAIN_OUTPUT_HELP)] = None,
     fmt: FormatOpt = None,
     timeout: TimeoutOpt = None,
 ) -> None:
     """Solve step by step in words: tactic, cells, values placed or removed, and why."""
-    code = explain_puzzles(puzzle, file, tactics, output, fmt, timeout=timeout)
+    if output in (ExplainOutput.svg, ExplainOutput.html):
+        from csolve.cli.render import explain_pictures
+
+        raise typer.Exit(explain_pictures(puzzle, file, tactics, output, fmt))
+    code = explain_puzzles(puzzle, file, tactics, output and Output(output.value), fmt,
+                           timeout=timeout)
     if code:
         raise typer.Exit(code)
 
 
-@app.command(epilog=EXIT_CODES_HELP)
+@app.command(epilog=examples("csolve hint sudoku puzzles/sudoku/9x9-hard.txt", exit_codes=True))
 def hint(
     puzzle: PuzzleArg,
     file: FileArg,
@@ -186,7 +197,9 @@ def hint(
         raise typer.Exit(code)
 
 
-@app.command(epilog=EXIT_CODES_HELP)
+@app.command(epilog=examples("csolve rate sudoku puzzles/sudoku/9x9-hard.txt",
+                            "csolve rate sudoku puzzles/sudoku/9x9-hard.txt --output json",
+                            exit_codes=True))
 def rate(
     puzzle: PuzzleArg,
     file: FileArg,
@@ -195,8 +208,9 @@ def rate(
     fmt: FormatOpt = None,
     timeout: TimeoutOpt = None,
 ) -> None:
-    """Grade each puzzle: level (easy, medium, hard, expert, evil), hardest tactic, steps
-    and guesses."""
+    """Grade each puzzle: level, hardest tactic, steps and guesses.
+
+    Levels: easy, medium, hard, expert, evil (a guess was needed)."""
     from collections import Counter
 
     from rich.console import Console

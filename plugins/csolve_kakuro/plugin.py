@@ -113,6 +113,28 @@ class Kakuro(PuzzleType):
         g: KakuroGrid = puzzle.data
         return kgrid.format_line(g, g.values if solution is None else solution)
 
+    def cell_name(self, puzzle: Puzzle, cell: int) -> str:
+        r, c = puzzle.data.whites[cell]
+        return f"r{r + 1}c{c + 1}"
+
+    def group_name(self, puzzle: Puzzle, group: int) -> str:
+        run = puzzle.data.runs[group]  # the model has one group per run, in this order
+        word = "right" if run.direction == "R" else "down"
+        return f"the {word} run of r{run.clue[0] + 1}c{run.clue[1] + 1} ({run.total})"
+
+    def cell_values(self, puzzle: Puzzle, solution: np.ndarray) -> list[int]:
+        return [int(solution[rc]) for rc in puzzle.data.whites]
+
+    def format_grid(self, puzzle: Puzzle, solution: np.ndarray | None) -> str:
+        g: KakuroGrid = puzzle.data
+        return kgrid.format_grid(g, g.values if solution is None else solution)
+
+    def to_svg(self, puzzle: Puzzle, solution: np.ndarray | None, step=None, *,
+               candidates=None, placed=None) -> str:
+        from .pictures import kakuro_svg
+
+        return kakuro_svg(puzzle, solution, step, candidates, placed)
+
     def to_json(self, puzzle: Puzzle, solution: np.ndarray) -> list[list[int]]:
         return solution.tolist()
 

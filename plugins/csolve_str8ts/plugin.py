@@ -128,6 +128,38 @@ class Str8ts(PuzzleType):
         return sgrid.format_line(g, np.where(g.kind == WHITE, g.values, 0)
                                  if solution is None else solution)
 
+    def cell_name(self, puzzle: Puzzle, cell: int) -> str:
+        r, c = puzzle.data.cells()[cell]
+        return f"r{r + 1}c{c + 1}"
+
+    def group_name(self, puzzle: Puzzle, group: int) -> str:
+        # the model adds every row, then every column, then each compartment of 2+ cells
+        g: Str8tsGrid = puzzle.data
+        if group < 2 * g.n:
+            kind, i = divmod(group, g.n)
+            return f"{('row', 'column')[kind]} {i + 1}"
+        runs = [(name, run) for name, _i, run in g.compartments() if len(run) > 1]
+        k = group - 2 * g.n
+        if k < len(runs):
+            name, run = runs[k]
+            return f"the {name} compartment from r{run[0][0] + 1}c{run[0][1] + 1}"
+        return f"group {group}"
+
+    def cell_values(self, puzzle: Puzzle, solution: np.ndarray) -> list[int]:
+        return [int(solution[rc]) for rc in puzzle.data.cells()]
+
+    def format_grid(self, puzzle: Puzzle, solution: np.ndarray | None) -> str:
+        g: Str8tsGrid = puzzle.data
+        return sgrid.format_grid(g, np.where(g.kind == WHITE, g.values, 0)
+                                 if solution is None else solution)
+
+    def to_svg(self, puzzle: Puzzle, solution: np.ndarray | None, step=None, *,
+               candidates=None, placed=None) -> str:
+        from .pictures import str8ts_svg
+
+        model = self.model(puzzle) if step is not None else None
+        return str8ts_svg(puzzle, solution, step, candidates, placed, model)
+
     def to_json(self, puzzle: Puzzle, solution: np.ndarray) -> list[list[int]]:
         return solution.tolist()
 

@@ -172,6 +172,16 @@ class Sudoku(PuzzleType):
                     return lines
         return super().format_line_many(puzzles, solutions)
 
+    def format_grid(self, puzzle: Puzzle, solution: np.ndarray | None) -> str:
+        return formats.format_grid(puzzle.data if solution is None else solution,
+                                   puzzle.meta["n"])
+
+    def to_svg(self, puzzle: Puzzle, solution: np.ndarray | None, step=None, *,
+               candidates=None, placed=None) -> str:
+        from .pictures import sudoku_svg
+
+        return sudoku_svg(puzzle, solution, step, candidates, placed)
+
     def to_json(self, puzzle: Puzzle, solution: np.ndarray) -> list[list[int]]:
         n = puzzle.meta["n"]
         return solution.reshape(n, n).tolist()

@@ -1,9 +1,10 @@
 """Transformations that map a solved Sudoku grid to another solved grid.
 
-Seed 000 uses four (flips about the middle row and column, reflections in both diagonals);
-these add digit relabelling, rotations, row swaps within a band, column swaps within a
-stack, and band and stack swaps. Each takes and returns an n×n array of values 1..n; the
-rows, columns and boxes of the result are those of the input, permuted, so validity holds.
+Chiu, Nasiri & Rashid 2012 (§3.1) use four (flips about the middle row and column,
+reflections in both diagonals); these add digit relabelling, rotations, row swaps within a
+band, column swaps within a stack, and band and stack swaps. Each takes and returns an n×n
+array of values 1..n; the rows, columns and boxes of the result are those of the input,
+permuted, so validity holds.
 """
 
 from __future__ import annotations
