@@ -46,6 +46,7 @@ class Kakuro(PuzzleType):
     description = "Kakuro: runs of white cells hold distinct digits 1-9 adding up to their clue"
     formats = ("text", "json")
     default_rules = DEFAULT_RULES
+    constraint_rules = ("kakuro-sum",)
 
     def parse(self, text: str, source: str, fmt: str | None = None) -> list[Puzzle]:
         return [Puzzle(self.name, source, line, i, g, meta["format"], meta)

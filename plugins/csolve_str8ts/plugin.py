@@ -69,6 +69,7 @@ class Str8ts(PuzzleType):
                    "cells holds consecutive digits")
     formats = ("text", "json")
     default_rules = DEFAULT_RULES
+    constraint_rules = ("str8ts-straight",)
 
     def parse(self, text: str, source: str, fmt: str | None = None) -> list[Puzzle]:
         return [Puzzle(self.name, source, line, i, g, meta["format"], meta)
