@@ -195,6 +195,23 @@ def count_solutions(model: Model, limit: int = 2, ctrl: np.ndarray | None = None
             return total
 
 
+def first_solution(model: Model, ctrl: np.ndarray | None = None) -> np.ndarray | None:
+    """The first solution the generic search finds (uint64 singles per cell), or None."""
+    from csolve.search import SearchState, new_ctrl
+
+    state = SearchState(model.with_engine(""), solution_capacity=1)
+    state.push_root()
+    ctrl = ctrl if ctrl is not None else new_ctrl()
+    while True:
+        r = state.run(ctrl, 1, False, 1 << 40)
+        if r == abi.STOPPED:
+            raise KeyboardInterrupt
+        if state.found:
+            return state.sols[0].copy()
+        if r in (abi.EXHAUSTED, abi.LIMIT):
+            return None
+
+
 def generate_in_order(make: Callable[[int, np.ndarray], object], seeds: Sequence[int],
                       workers: int = 1, ctrl: np.ndarray | None = None) -> Iterator[object]:
     """``make(seed, ctrl)`` for every seed, on ``workers`` threads; results in seed order.

@@ -50,6 +50,10 @@ class Step:
     values: list[int] = field(default_factory=list)  # the pattern's values
     groups: list[int] = field(default_factory=list)  # the groups it lives in
     text: str = ""
+    #: a finder may grade the step itself (e.g. a sum step that needs only the run's
+    #: combinations is easier than one that needs its cells' candidates); None: the
+    #: tactic's level (:func:`csolve.grading.step_level`)
+    level: str | None = None
 
     def to_json(self, namer: Namer) -> dict:
         return {
@@ -336,8 +340,12 @@ class Stepper:
 
     def __init__(self, model: Model, tactics: Sequence[str], namer: Namer,
                  finders: dict[str, Finder] | None = None,
-                 solution: Sequence[int] | None = None) -> None:
+                 solution: Sequence[int] | None = None,
+                 missing_ok: Sequence[str] = ()) -> None:
         self.finders = {**FINDERS, **(finders or {})}
+        #: tactics left out for want of a step-by-step form (their deductions become guesses)
+        self.skipped = [t for t in tactics if t not in self.finders and t in missing_ok]
+        tactics = [t for t in tactics if t not in self.skipped]
         unknown = [t for t in tactics if t not in self.finders]
         if unknown:
             from csolve.errors import UnknownNameError
@@ -395,6 +403,10 @@ class Stepper:
                 return
             k += 1
             yield s
+
+    def masks(self) -> np.ndarray:
+        """The board as candidate masks per model cell (what ``PuzzleType.decode`` reads)."""
+        return np.array(self.board.cand, dtype=np.uint64)
 
     def values(self) -> np.ndarray:
         """The board as values (0 where open)."""

@@ -150,6 +150,15 @@ class PuzzleType:
         "jellyfish",
     )
 
+    #: levels of this type's tactics where they differ from the core's table
+    #: (:data:`csolve.grading.TACTIC_LEVEL`): ``{tactic: "easy" | "medium" | ...}``
+    tactic_levels: dict[str, str] = {}
+
+    def cell_values(self, puzzle: Puzzle, solution: Any) -> Sequence[int] | None:
+        """A solution as one value per model cell (what explanations' guesses follow);
+        None: the core finds them (a flat solution is taken as is, else the model is searched)."""
+        return None
+
     def cell_name(self, puzzle: Puzzle, cell: int) -> str:
         """How explanations name a cell of the model."""
         return f"cell {cell}"

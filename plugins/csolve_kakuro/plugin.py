@@ -129,3 +129,30 @@ class Kakuro(PuzzleType):
     def as_solution(self, puzzle: Puzzle) -> np.ndarray:
         g: KakuroGrid = puzzle.data
         return np.where(g.kind == WHITE, g.values, 0)
+
+    # --- explanations and grading (docs/tactics.md) ---------------------------------------
+    #: all-different tactics that work on runs (no run must hold given values, so hidden
+    #: subsets and fish never apply), with the sum rule second
+    tactics = ("elimination", "kakuro-sum", "naked-pair", "naked-triple", "naked-quad")
+    #: the sum rule's own steps are easy or medium (steps.py); subsets in a run are harder
+    tactic_levels = {"kakuro-sum": "medium", "naked-pair": "hard", "naked-triple": "expert",
+                     "naked-quad": "expert"}
+
+    def cell_values(self, puzzle: Puzzle, solution: np.ndarray) -> list[int]:
+        return [int(solution[rc]) for rc in puzzle.data.whites]
+
+    def cell_name(self, puzzle: Puzzle, cell: int) -> str:
+        r, c = puzzle.data.whites[cell]
+        return f"r{r + 1}c{c + 1}"
+
+    def group_name(self, puzzle: Puzzle, group: int) -> str:
+        # one group per run, in the grid's order of runs (see _model)
+        cells = puzzle.data.runs[group].cells
+        (r0, c0), (r1, c1) = cells[0], cells[-1]
+        end = f"-r{r1 + 1}c{c1 + 1}" if len(cells) > 1 else ""
+        return f"run r{r0 + 1}c{c0 + 1}{end}"
+
+    def step_finders(self) -> dict:
+        from .steps import kakuro_sum
+
+        return {"kakuro-sum": kakuro_sum}

@@ -143,3 +143,33 @@ class Str8ts(PuzzleType):
 
     def as_solution(self, puzzle: Puzzle) -> np.ndarray:
         return puzzle.data.values.copy()
+
+    # --- explanations and grading (docs/tactics.md) ---------------------------------------
+    #: all-different tactics that work on rows and columns (which need not hold every value,
+    #: so hidden subsets and fish never apply), with the straight rule second
+    tactics = ("elimination", "str8ts-straight", "naked-pair", "naked-triple", "naked-quad")
+    #: the straight rule's own steps are easy (ranges) or medium (sure values; steps.py)
+    tactic_levels = {"str8ts-straight": "medium", "naked-pair": "hard",
+                     "naked-triple": "expert", "naked-quad": "expert"}
+
+    def cell_values(self, puzzle: Puzzle, solution: np.ndarray) -> list[int]:
+        return [int(solution[rc]) for rc in puzzle.data.cells()]
+
+    def cell_name(self, puzzle: Puzzle, cell: int) -> str:
+        r, c = puzzle.data.cells()[cell]
+        return f"r{r + 1}c{c + 1}"
+
+    def group_name(self, puzzle: Puzzle, group: int) -> str:
+        # rows, then columns, then compartments of two or more cells (see _model)
+        g: Str8tsGrid = puzzle.data
+        if group < 2 * g.n:
+            return f"{('row', 'column')[group // g.n]} {group % g.n + 1}"
+        runs = [run for _name, _i, run in g.compartments() if len(run) > 1]
+        run = runs[group - 2 * g.n]
+        (r0, c0), (r1, c1) = run[0], run[-1]
+        return f"compartment r{r0 + 1}c{c0 + 1}-r{r1 + 1}c{c1 + 1}"
+
+    def step_finders(self) -> dict:
+        from .steps import straight
+
+        return {"str8ts-straight": straight}
