@@ -172,6 +172,12 @@ class PuzzleType:
         finder takes a :class:`csolve.logic.Board` and yields :class:`csolve.logic.Step`."""
         return {}
 
+    def clue_count(self, puzzle: Puzzle) -> int:
+        """How many clues (given values) a puzzle has, as ``csolve generate`` reports it;
+        -1 when the plugin does not say."""
+        data = puzzle.data
+        return int(np.count_nonzero(data)) if isinstance(data, np.ndarray) else -1
+
     def generate(self, options: Any, rng: np.random.Generator,
                  ctrl: np.ndarray | None = None) -> tuple[Puzzle, Any]:
         """A new puzzle with exactly one solution, and that solution (``csolve generate``).

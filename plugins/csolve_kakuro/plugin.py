@@ -156,3 +156,13 @@ class Kakuro(PuzzleType):
         from .steps import kakuro_sum
 
         return {"kakuro-sum": kakuro_sum}
+
+    def generate(self, options, rng, ctrl=None):
+        from .generate import generate
+
+        return generate(options, rng, ctrl)
+
+    def clue_count(self, puzzle: Puzzle) -> int:
+        """Given digits (the sums are the layout's own clues)."""
+        g: KakuroGrid = puzzle.data
+        return sum(1 for rc in g.whites if g.values[rc])

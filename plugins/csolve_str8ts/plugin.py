@@ -173,3 +173,13 @@ class Str8ts(PuzzleType):
         from .steps import straight
 
         return {"str8ts-straight": straight}
+
+    def generate(self, options, rng, ctrl=None):
+        from .generate import generate
+
+        return generate(options, rng, ctrl)
+
+    def clue_count(self, puzzle: Puzzle) -> int:
+        """Given digits in white cells (black cells' digits are part of the layout)."""
+        g: Str8tsGrid = puzzle.data
+        return int(((g.kind == WHITE) & (g.values > 0)).sum())
