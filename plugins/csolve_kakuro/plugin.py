@@ -16,6 +16,7 @@ import numpy as np
 from csolve.errors import PuzzleInputError
 from csolve.model import Model, ModelBuilder
 from csolve.puzzle import Puzzle, PuzzleType
+from csolve.rowgrid import in_format
 
 from . import grid as kgrid
 from .grid import WHITE, KakuroGrid
@@ -50,7 +51,8 @@ class Kakuro(PuzzleType):
 
     def parse(self, text: str, source: str, fmt: str | None = None) -> list[Puzzle]:
         return [Puzzle(self.name, source, line, i, g, meta["format"], meta)
-                for i, (line, g, meta) in enumerate(kgrid.parse(text, source))]
+                for i, (line, g, meta) in enumerate(
+                    in_format(kgrid.parse(text, source), fmt, source))]
 
     def check(self, puzzle: Puzzle) -> None:
         from .rules import combo_tables

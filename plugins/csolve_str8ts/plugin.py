@@ -16,6 +16,7 @@ import numpy as np
 from csolve.errors import PuzzleInputError
 from csolve.model import Model, ModelBuilder
 from csolve.puzzle import Puzzle, PuzzleType
+from csolve.rowgrid import in_format
 
 from . import grid as sgrid
 from .grid import BLACK, WHITE, Str8tsGrid
@@ -73,7 +74,8 @@ class Str8ts(PuzzleType):
 
     def parse(self, text: str, source: str, fmt: str | None = None) -> list[Puzzle]:
         return [Puzzle(self.name, source, line, i, g, meta["format"], meta)
-                for i, (line, g, meta) in enumerate(sgrid.parse(text, source))]
+                for i, (line, g, meta) in enumerate(
+                    in_format(sgrid.parse(text, source), fmt, source))]
 
     def check(self, puzzle: Puzzle) -> None:
         g: Str8tsGrid = puzzle.data
