@@ -356,9 +356,10 @@ class Stepper:
         self.board = Board(model, namer)
         self.solution = list(solution) if solution is not None else None
         b = self.board
-        for c, x in enumerate(b.cand):  # givens: write them in without a step
-            if x and not x & (x - 1):
-                b.settle(c)
+        # givens: written in without a step (only they: a cell they leave with one
+        # candidate is a naked single, a step of its own)
+        for c in [c for c, x in enumerate(b.cand) if x and not x & (x - 1)]:
+            b.settle(c)
 
     def next_step(self) -> Step | None:
         """The next step (already applied), or None when solved or stuck for good."""

@@ -14,6 +14,7 @@ from csolve.puzzle import Puzzle, PuzzleType, get_puzzle_type
 
 from .conftest import PUZZLES
 from .test_constraint_rules import run
+from .test_plugin_tutorial import latin  # noqa: F401 (fixture)
 
 KAKURO = str(PUZZLES / "kakuro" / "small.txt")
 STR8TS = str(PUZZLES / "str8ts" / "small.txt")
@@ -127,3 +128,27 @@ def test_a_third_party_type_is_explained_and_graded_with_generic_tactics():
     assert (ptype.decode(p, st.masks()) == solution).all()
     assert {s.tactic for s in steps} <= {"elimination", "hidden-single", "guess"}
     assert rate(ptype, p).level in ("easy", "evil")
+
+
+@pytest.mark.usefixtures("latin")
+def test_the_tutorial_plugin_is_explained_and_rated_on_the_command_line(
+        capsys, monkeypatch, tmp_path):
+    """docs/plugins.md's Latin squares, a third-party type with no step finder of its own."""
+    f = tmp_path / "latin.txt"
+    f.write_text("12.." + "." * 12 + "\n")  # a 4x4 with many ways to finish it
+    for command in ("explain", "hint", "rate"):
+        code, out, err = run(capsys, monkeypatch, command, "latin", str(f), "--output", "json")
+        assert code == 0, err
+        obj = json.loads(out)
+        if command == "rate":
+            assert obj["level"] == NOT_UNIQUE and obj["solutions"] == 2
+        else:
+            assert obj["steps"]
+    code, out, err = run(capsys, monkeypatch, "explain", "latin", str(f), "--output", "line")
+    assert code == 0 and "several solutions" in out.splitlines()[-1]
+    f.write_text("1234214334124...\n")  # one way to finish it
+    code, out, err = run(capsys, monkeypatch, "solve", "latin", str(f), "--explain",
+                         "--output", "json")
+    assert code == 0, err
+    obj = json.loads(out)
+    assert obj["rating"]["level"] == "easy" and obj["rating"]["solutions"] == 1
