@@ -56,13 +56,16 @@ class Step:
     level: str | None = None
 
     def to_json(self, namer: Namer) -> dict:
-        return {
+        out = {
             "tactic": self.tactic, "text": self.text,
             "placed": [{"cell": namer.cell(c), "value": v} for c, v in self.placed],
             "removed": [{"cell": namer.cell(c), "value": v} for c, v in self.removed],
             "cells": [namer.cell(c) for c in self.cells], "values": self.values,
             "groups": [namer.group(g) for g in self.groups],
         }
+        if self.level:  # a finder's own grade of the step
+            out["level"] = self.level
+        return out
 
 
 class Namer:
