@@ -68,14 +68,16 @@ def csolve_register_backends(register):
 
 
 def _alldiff_only(model) -> bool:
-    """Every group is all-different with no rule of a plugin's own (no sums, no straights),
-    and fits a 64-bit mask."""
+    """Every group is all-different with no rule of a plugin's own (no sums, no straights,
+    no constraint rule: the learning engine runs no rule), and fits a 64-bit mask."""
     import numpy as np
 
     from csolve.model import ALLDIFF
 
     k = model.kernel
     sizes = np.diff(k.group_ptr.astype(np.int64))
+    if model.constraint_rules:
+        return False
     return bool(np.all(k.group_flags & ALLDIFF) and not np.any(k.group_tag)
                 and (sizes.size == 0 or sizes.max() <= 64))
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -41,6 +42,34 @@ class PuzzleType:
     formats: tuple[str, ...] = ()
     #: rule names, in the order propagation tries them
     default_rules: tuple[str, ...] = ("elimination", "hidden-single")
+    #: rules that carry the puzzle's own constraints beyond all-different (a sum, a
+    #: straight): always in the model, whatever rules or tactics are chosen; chosen ones add
+    #: deductions on top. The core enforces it around :meth:`model` and :meth:`model_runs`.
+    constraint_rules: tuple[str, ...] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "model" in cls.__dict__:
+            cls.model = _keeping_constraints(cls.__dict__["model"])
+        if "model_runs" in cls.__dict__:
+            cls.model_runs = _keeping_constraints_runs(cls.__dict__["model_runs"])
+
+    def rules_for(self, rules: Sequence[str] | None) -> tuple[str, ...] | None:
+        """Chosen rules as the model gets them: elimination first and every constraint rule
+        added (see :func:`csolve.rules.with_constraints`); None stays None (the defaults)."""
+        from csolve.rules import with_constraints
+
+        return None if rules is None else with_constraints(tuple(rules), self.constraint_rules)
+
+    def constrained(self, model: Model) -> Model:
+        """``model`` with every constraint rule in its rules and recorded as such."""
+        missing = tuple(r for r in self.constraint_rules if r not in model.rules)
+        if not missing and model.constraint_rules == self.constraint_rules:
+            return model
+        return replace(model, rules=model.rules + missing,
+                       key=f"{model.key}+{'+'.join(missing)}" if model.key and missing
+                       else model.key,
+                       constraint_rules=self.constraint_rules)
 
     def parse(self, text: str, source: str, fmt: str | None = None) -> list[Puzzle]:
         """Read every puzzle in ``text``; raise PuzzleInputError naming file, line, column."""
@@ -102,12 +131,6 @@ class PuzzleType:
         """:meth:`format_line` for many solved puzzles at once (bulk output)."""
         return [self.format_line(p, s) for p, s in zip(puzzles, solutions, strict=True)]
 
-    def cell_values(self, puzzle: Puzzle, solution: Any) -> list[int]:
-        """A solution as one value per model cell (the order :meth:`model` numbers cells
-        in), e.g. for the guesses of an explanation. Grids whose model cells are all their
-        cells, row-major, need not override it."""
-        return [int(x) for x in np.ravel(solution)]
-
     def format_grid(self, puzzle: Puzzle, solution: Any | None) -> str:
         """The puzzle (or a solution) as a plain-text grid, no colour, that :meth:`parse`
         reads back."""
@@ -147,6 +170,15 @@ class PuzzleType:
         "jellyfish",
     )
 
+    #: levels of this type's tactics where they differ from the core's table
+    #: (:data:`csolve.grading.TACTIC_LEVEL`): ``{tactic: "easy" | "medium" | ...}``
+    tactic_levels: dict[str, str] = {}
+
+    def cell_values(self, puzzle: Puzzle, solution: Any) -> Sequence[int] | None:
+        """A solution as one value per model cell (what explanations' guesses follow);
+        None: the core finds them (a flat solution is taken as is, else the model is searched)."""
+        return None
+
     def cell_name(self, puzzle: Puzzle, cell: int) -> str:
         """How explanations name a cell of the model."""
         return f"cell {cell}"
@@ -160,6 +192,12 @@ class PuzzleType:
         finder takes a :class:`csolve.logic.Board` and yields :class:`csolve.logic.Step`."""
         return {}
 
+    def clue_count(self, puzzle: Puzzle) -> int:
+        """How many clues (given values) a puzzle has, as ``csolve generate`` reports it;
+        -1 when the plugin does not say."""
+        data = puzzle.data
+        return int(np.count_nonzero(data)) if isinstance(data, np.ndarray) else -1
+
     def generate(self, options: Any, rng: np.random.Generator,
                  ctrl: np.ndarray | None = None) -> tuple[Puzzle, Any]:
         """A new puzzle with exactly one solution, and that solution (``csolve generate``).
@@ -171,6 +209,27 @@ class PuzzleType:
         from csolve.errors import UnknownNameError
 
         raise UnknownNameError(f"csolve cannot generate {self.name} puzzles")
+
+
+def _keeping_constraints(model_fn):
+    """A plugin's ``model`` that gets chosen rules with the constraint rules added, and whose
+    model keeps them even when the plugin's own defaults lack them."""
+    @functools.wraps(model_fn)
+    def model(self, puzzle, rules=None, *args, **kwargs):
+        return self.constrained(model_fn(self, puzzle, self.rules_for(rules), *args, **kwargs))
+
+    return model
+
+
+def _keeping_constraints_runs(runs_fn):
+    """:func:`_keeping_constraints` for ``model_runs``."""
+    @functools.wraps(runs_fn)
+    def model_runs(self, puzzles, rules=None, *args, **kwargs):
+        for start, stop, model, inits in runs_fn(self, puzzles, self.rules_for(rules),
+                                                 *args, **kwargs):
+            yield start, stop, self.constrained(model), inits
+
+    return model_runs
 
 
 def all_puzzle_types() -> dict[str, PuzzleType]:

@@ -13,7 +13,7 @@ import pytest
 
 import csolve
 
-from .conftest import PUZZLES, ROOT
+from .helpers import PUZZLES, ROOT
 
 MANY = "...8.....43...9.87....2..1.2...........91......8....9.....51.....4...1.5.65.4..2."
 HARD = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"

@@ -18,8 +18,7 @@ from csolve.kernels import abi
 from csolve.search import SearchState, new_ctrl
 from csolve.solver import SolveOptions, Status, solve_one, solve_puzzles
 
-from .conftest import PUZZLES
-from .helpers import shared_file
+from .helpers import PUZZLES, shared_file
 
 #: a solved grid; puzzles below blank parts of it
 GRID = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"

@@ -9,7 +9,7 @@ import numpy as np
 
 from csolve.kernels.fastload import preload
 
-from .conftest import PUZZLES
+from .helpers import PUZZLES
 
 HARD = str(PUZZLES / "sudoku" / "9x9-hard.txt")
 

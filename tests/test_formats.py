@@ -156,7 +156,7 @@ def test_grid_writer_of_every_type_reads_back(kind):
     grid, several puzzles one after another."""
     from csolve.solver import SolveOptions, solve_one
 
-    from .conftest import PUZZLES
+    from .helpers import PUZZLES
 
     ptype = get_puzzle_type(kind)
     path = PUZZLES / kind / ("9x9-hard.txt" if kind == "sudoku" else "small.txt")

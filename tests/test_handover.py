@@ -11,7 +11,7 @@ import pytest
 from csolve.backends import all_backends
 from csolve.solver import TAKEOVER_ONE_CORE, SolveOptions, Status, solve_one, solve_puzzles
 
-from .conftest import PUZZLES
+from .helpers import PUZZLES
 
 BUDGET = 3  # nodes: some of the generated 9x9 puzzles need more, some fewer
 #: the parallel backends that search with the model's engine (conflict-lock does not)

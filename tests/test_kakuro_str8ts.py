@@ -12,8 +12,7 @@ import pytest
 from csolve.puzzle import get_puzzle_type
 from csolve.solver import SolveOptions, Status, solve_one, solve_puzzles
 
-from .conftest import PUZZLES
-from .helpers import shared_file
+from .helpers import PUZZLES, shared_file
 
 SETS = {"kakuro": ("kakuro", "janko-kakuro-500.jsonl"),
         "str8ts": ("str8ts", "janko-str8ts-280.jsonl")}

@@ -12,8 +12,7 @@ from csolve.engines import all_engines, with_engine
 from csolve.errors import UnknownNameError
 from csolve.solver import SolveOptions, Status, solve_one, solve_puzzles
 
-from .conftest import PUZZLES
-from .helpers import shared_file
+from .helpers import PUZZLES, shared_file
 from .test_engines import MANY, _count_in_slices, assert_same_unique_answers, blanked, parse
 
 LEARNING = "learning"

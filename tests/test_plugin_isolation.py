@@ -17,7 +17,7 @@ import pytest
 
 from csolve import plugins
 
-from .conftest import PUZZLES
+from .helpers import PUZZLES
 
 HARD = str(PUZZLES / "sudoku" / "9x9-hard.txt")
 

@@ -9,7 +9,7 @@ import pytest
 from csolve.plugins import get_plugin_manager
 from csolve.solver import SolveOptions, Status, solve_one
 
-from .conftest import ROOT
+from .helpers import ROOT
 
 
 @pytest.fixture()

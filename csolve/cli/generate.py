@@ -94,28 +94,21 @@ def generate(
                 out.print(ptype.format_line(p, None), markup=False)
             elif output is Output.json:
                 obj = {"puzzle": g.index + 1, "seed": g.seed, "size": size,
-                       "clues": _clue_count(p),
+                       "clues": ptype.clue_count(p),
                        "line": ptype.format_line(p, None),
-                       "givens": ptype.to_json(p, p.data),
+                       "givens": ptype.to_json(p, ptype.as_solution(p)),
                        "solution": ptype.to_json(p, g.solution)}
                 if g.grade is not None:
                     obj["difficulty"] = g.grade
                     obj["tries"] = g.tries
                 out.print(json.dumps(obj), markup=False)
             else:
-                out.print(f"[bold]puzzle {g.index + 1}[/] ({_clue_count(p)} clues, "
+                out.print(f"[bold]puzzle {g.index + 1}[/] ({ptype.clue_count(p)} clues, "
                           f"seed {g.seed})")
                 out.print(ptype.render(p, None))
             advance(g.index + 1)
     if err.is_terminal:
         err.print(f"{count} puzzle(s) in {time.perf_counter() - t0:.2f} s", markup=False)
-
-
-def _clue_count(p) -> int:
-    import numpy as np
-
-    data = p.data
-    return int(np.count_nonzero(data)) if isinstance(data, np.ndarray) else -1
 
 
 def _progress(err, total: int):

@@ -80,9 +80,9 @@ def pictures(ptype, pairs, output: str = "svg", notes=None) -> str:
 
 
 def _solved(ptype, puzzles):
-    from csolve.solver import solve_batch
+    from csolve.solver import SolveOptions, solve_puzzles
 
-    return list(solve_batch(ptype, puzzles, limit=1))
+    return list(solve_puzzles(ptype, puzzles, SolveOptions(limit=1)))
 
 
 def _emit(output: PictureOutput | ExplainOutput, title: str,
@@ -104,9 +104,7 @@ def step_pictures(ptype, puzzle, tactics: tuple[str, ...] | None
     from csolve.logic import LABELS
 
     count, solution = find_solution(ptype, puzzle)
-    st = stepper(ptype, puzzle, tactics)
-    if solution is not None:  # guesses follow the search's solution, cell by model cell
-        st.solution = ptype.cell_values(puzzle, solution)
+    st = stepper(ptype, puzzle, tactics, solution)  # guesses follow the search's solution
     items = []
     while True:
         before, placed = list(st.board.cand), list(st.board.placed)
