@@ -9,6 +9,7 @@ import typer
 
 from csolve.cli.app import EXIT_CODES_HELP, app
 from csolve.cli.common import Output
+from csolve.cli.solve import _BOX
 
 
 class Symmetry(StrEnum):
@@ -37,7 +38,7 @@ _OUTPUT = "line (default: one puzzle per line), pretty (grids), json (one object
 @app.command(epilog=EXIT_CODES_HELP)
 def generate(
     puzzle: Annotated[str, typer.Argument(help="Puzzle type, e.g. sudoku (see list-plugins).")],
-    size: Annotated[int, typer.Option(min=1, help="Grid size n (Sudoku: 4, 9, 16, 25, ... 64).")]
+    size: Annotated[int, typer.Option(min=1, help="Grid size n (Sudoku: 4, 6, 8, 9, ... 64).")]
     = 9,
     count: Annotated[int, typer.Option(min=1, help="Number of puzzles.")] = 1,
     seed: Annotated[int | None, typer.Option(min=0, help=_SEED)] = None,
@@ -54,6 +55,7 @@ def generate(
     workers: Annotated[int, typer.Option(min=0, help=_WORKERS)] = 1,
     rules: Annotated[str | None, typer.Option(help="Propagation rules for the uniqueness "
                                               "tests, comma-separated.")] = None,
+    box: Annotated[str | None, typer.Option("--box", help=_BOX)] = None,
 ) -> None:
     """Generate puzzles with exactly one solution (minimal by default: no clue can be removed)."""
     import json
@@ -78,7 +80,7 @@ def generate(
         seed = secrets.randbits(63)
         err.print(f"csolve: seed {seed}", markup=False)
     options = GenerateOptions(size=size, symmetry=symmetry.value, clues=clues,
-                              rules=_parse_rules(rules))
+                              rules=_parse_rules(rules), box=box)
     n_workers = workers or _cores()
     stream = generate_puzzles(ptype, options, count, seed, workers=n_workers,
                               difficulty=difficulty.value if difficulty else None, tries=tries)

@@ -18,6 +18,8 @@ _WAIT = "message-passing: how an idle worker waits - spin, yield or condvar."
 _RULES = "Propagation rules, comma-separated, in the order they are tried (see list-rules)."
 _ENGINE = ("Search engine (see list-engines): dfs is the generic search over the rules; "
            "default: the puzzle's own choice.")
+_BOX = ("Box shape RxC (rows x columns, e.g. 2x3) for puzzle types with boxes, where a size "
+        "allows several; default: the most square one.")
 _ESCALATE = ("Nodes the puzzle's own search spends before a hard puzzle moves to the "
              "learning engine (0: never).")
 
@@ -39,6 +41,7 @@ def solve(
     output: Annotated[Output | None, typer.Option(help=_OUTPUT)] = None,
     stats: Annotated[bool, typer.Option("--stats", help="Print search statistics.")] = False,
     fmt: FormatOpt = None,
+    box: Annotated[str | None, typer.Option("--box", help=_BOX)] = None,
     rules: Annotated[str | None, typer.Option(help=_RULES)] = None,
     tactics: Annotated[str | None, typer.Option(
         help="Tactics to propagate with (see list-tactics); elimination is always on.")] = None,
@@ -70,6 +73,8 @@ def solve(
             raise typer.Exit(code)
         return
     ptype, puzzles = load_puzzles(puzzle, file, fmt)
+    if box:
+        puzzles = ptype.with_box(puzzles, box)
     if tactics:
         if rules:
             raise UnknownNameError("--rules and --tactics do not go together")
