@@ -42,6 +42,8 @@ class GenerateOptions:
     symmetry: str = "none"
     clues: int | None = None
     rules: tuple[str, ...] | None = None
+    #: box shape ``"RxC"`` for types with boxes (Sudoku, Killer); None: the size's default
+    box: str | None = None
 
 
 class GenerationError(CsolveError):

@@ -75,6 +75,11 @@ class PuzzleType:
         """Read every puzzle in ``text``; raise PuzzleInputError naming file, line, column."""
         raise NotImplementedError
 
+    def with_box(self, puzzles: Sequence[Puzzle], box: str) -> list[Puzzle]:
+        """The puzzles with boxes of shape ``box`` (``"RxC"``, from ``--box``): for types
+        whose size allows several box shapes (a 6x6 Sudoku's 2×3 or 3×2)."""
+        raise UnknownNameError(f"{self.name} puzzles have no box shape to choose (--box)")
+
     def check(self, puzzle: Puzzle) -> None:
         """Raise PuzzleInputError if the givens already break a rule."""
 

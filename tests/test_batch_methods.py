@@ -1,4 +1,9 @@
-"""A plugin's whole-batch check / model / decode / validate agree with its one-puzzle methods."""
+"""Sudoku's whole-batch check / model / decode / validate, on batches of mixed sizes.
+
+That every plugin's batch methods agree with its one-puzzle methods and with the base class's
+loops is the contract kit's ``check_batch_methods`` (tests/test_contract_kit.py); these tests
+add what is Sudoku's own: runs split by size, a conflict anywhere in a batch, a corrupted
+solution caught by the whole-array validator."""
 
 from __future__ import annotations
 
@@ -9,7 +14,6 @@ import numpy as np
 import pytest
 
 from csolve.errors import PuzzleInputError
-from csolve.puzzle import PuzzleType
 from csolve.solver import InvalidSolutionError, Status, _checked_many, solve_puzzles
 
 from .helpers import line_of, pattern_grid
@@ -41,15 +45,6 @@ def test_batch_methods_equal_the_one_puzzle_methods(sudoku):
     for p, r in zip(puzzles, results, strict=True):
         assert r.status is Status.SOLVED
         assert sudoku.validate(p, r.solutions[0]) == []
-
-
-def test_the_base_class_defaults_loop_over_one_puzzle_methods(sudoku):
-    puzzles = mixed_sizes(sudoku)
-    runs = list(PuzzleType.model_runs(sudoku, puzzles))
-    assert [(a, b) for a, b, _, _ in runs] == [(0, 1), (1, 3), (3, 4), (4, 5), (5, 6)]
-    results = list(solve_puzzles(sudoku, puzzles))
-    sols = [r.solutions[0] for r in results]
-    assert PuzzleType.validate_many(sudoku, puzzles, sols) == [[]] * len(puzzles)
 
 
 def test_conflicting_givens_anywhere_in_a_batch_are_refused(sudoku):

@@ -38,3 +38,16 @@ def test_tutorial_plugin_counts_latin_squares(latin):
     (q,) = ptype.parse("12..\n", "<t>")
     r = solve_one(ptype, q, SolveOptions(limit=1))
     assert r.status is Status.SOLVED and ptype.validate(q, r.solutions[0]) == []
+
+
+def test_the_tutorial_plugin_keeps_the_contract(latin):
+    """The contract kit, called as plugins.md shows (without the entry point: the tutorial
+    class is registered in code here, not installed)."""
+    from csolve.puzzle import get_puzzle_type
+    from csolve.testing import check_puzzle_type
+
+    doc = (ROOT / "docs" / "plugins.md").read_text()
+    call = re.search(r"check_puzzle_type\(get_puzzle_type\(\"latin\"\), (.*?)\)\n", doc,
+                     re.S).group(1)
+    kwargs = eval(f"dict(puzzles={call})".replace(', entry_point="latin"', ""))
+    check_puzzle_type(get_puzzle_type("latin"), **kwargs)

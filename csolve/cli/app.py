@@ -133,6 +133,7 @@ def list_engines_cmd() -> None:
 # commands with more to them live in their own modules
 from csolve.cli import bench as _bench  # noqa: E402,F401
 from csolve.cli import generate as _generate  # noqa: E402,F401
+from csolve.cli import new_plugin as _new_plugin  # noqa: E402,F401
 from csolve.cli import render as _render  # noqa: E402,F401
 from csolve.cli import solve as _solve  # noqa: E402,F401
 from csolve.cli import tactics as _tactics  # noqa: E402,F401

@@ -9,6 +9,7 @@ import typer
 
 from csolve.cli.app import app, examples
 from csolve.cli.common import Output
+from csolve.cli.solve import _BOX
 
 
 class Symmetry(StrEnum):
@@ -41,7 +42,7 @@ _OUTPUT = "line (default: one puzzle per line), pretty (grids), json (one object
     exit_codes=True))
 def generate(
     puzzle: Annotated[str, typer.Argument(help="Puzzle type, e.g. sudoku (see list-plugins).")],
-    size: Annotated[int, typer.Option(min=1, help="Grid size n (Sudoku: 4, 9, 16, 25, ... 64).")]
+    size: Annotated[int, typer.Option(min=1, help="Grid size n (Sudoku: 4, 6, 8, 9, ... 64).")]
     = 9,
     count: Annotated[int, typer.Option(min=1, help="Number of puzzles.")] = 1,
     seed: Annotated[int | None, typer.Option(min=0, help=_SEED)] = None,
@@ -58,6 +59,7 @@ def generate(
     workers: Annotated[int, typer.Option(min=0, help=_WORKERS)] = 1,
     rules: Annotated[str | None, typer.Option(help="Propagation rules for the uniqueness "
                                               "tests, comma-separated.")] = None,
+    box: Annotated[str | None, typer.Option("--box", help=_BOX)] = None,
 ) -> None:
     """Generate puzzles with exactly one solution (minimal by default: no clue can be removed)."""
     import json
@@ -82,7 +84,7 @@ def generate(
         seed = secrets.randbits(63)
         err.print(f"csolve: seed {seed}", markup=False)
     options = GenerateOptions(size=size, symmetry=symmetry.value, clues=clues,
-                              rules=_parse_rules(rules))
+                              rules=_parse_rules(rules), box=box)
     n_workers = workers or _cores()
     stream = generate_puzzles(ptype, options, count, seed, workers=n_workers,
                               difficulty=difficulty.value if difficulty else None, tries=tries)

@@ -24,6 +24,8 @@ Wait = StrEnum("Wait", [("spin", "spin"), ("yield", "yield"), ("condvar", "condv
 _RULES = "Propagation rules, comma-separated, in the order they are tried (see list-rules)."
 _ENGINE = ("Search engine (see list-engines): dfs is the generic search over the rules; "
            "default: the puzzle's own choice.")
+_BOX = ("Box shape RxC (rows x columns, e.g. 2x3) for puzzle types with boxes, where a size "
+        "allows several; default: the most square one.")
 _ESCALATE = ("Nodes the puzzle's own search spends before a hard puzzle moves to the "
              "learning engine (0: never).")
 
@@ -52,6 +54,7 @@ def solve(
     output: Annotated[Output | None, typer.Option(help=_OUTPUT)] = None,
     stats: Annotated[bool, typer.Option("--stats", help="Print search statistics.")] = False,
     fmt: FormatOpt = None,
+    box: Annotated[str | None, typer.Option("--box", help=_BOX)] = None,
     rules: Annotated[str | None, typer.Option(help=_RULES)] = None,
     tactics: Annotated[str | None, typer.Option(
         help="Tactics to propagate with (see list-tactics); elimination is always on.")] = None,
@@ -90,6 +93,8 @@ def solve(
         warn(f"backend {solver.backend.name} searches on one worker; --workers {workers} "
              "changes nothing (see list-backends)")
     ptype, puzzles = load_puzzles(puzzle, file, fmt)
+    if box:
+        puzzles = ptype.with_box(puzzles, box)
     puzzles = solver.read(puzzles)
     reporter = Reporter(ptype, output or default_output(), counting=count, show_stats=stats,
                         total=len(puzzles))
