@@ -34,6 +34,29 @@ def test_every_example_in_the_api_doc_runs(monkeypatch):
     assert "has no option" not in printed and "wants a whole number" in printed
 
 
+def test_the_readme_python_example_runs(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    (code,) = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        exec(compile(code, "README.md", "exec"), {})
+    assert "417369825" in out.getvalue() and "\n12\n" in out.getvalue()
+
+
+def test_json_numbers_each_puzzles_solutions_from_one(tmp_path):
+    path = tmp_path / "two.txt"
+    path.write_text("2.....3.........\n2.....3.........\n")
+    r = subprocess.run([sys.executable, "-m", "csolve", "solve", "sudoku", str(path), "--all",
+                        "--output", "json"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    rows = [json.loads(line) for line in r.stdout.splitlines()]
+    streamed = [row for row in rows if "solution_index" in row]
+    for puzzle in (1, 2):
+        mine = [row["solution_index"] for row in streamed if row["puzzle"] == puzzle]
+        assert mine == list(range(1, 13))
+    done = [row for row in rows if "status" in row]
+    assert [row["status"] for row in done] == ["multiple", "multiple"]
+
+
 def test_import_csolve_stays_light():
     code = "import sys, csolve; print('numpy' in sys.modules, 'numba' in sys.modules)"
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -11,8 +11,7 @@ from csolve.backends import all_backends
 from csolve.generate import GenerateOptions
 from csolve.solver import SolveOptions, Status, solve_one, solve_puzzles
 
-from .helpers import PUZZLES
-from .helpers import brute_force_count
+from .helpers import PUZZLES, brute_force_count
 from .test_cli import run
 
 #: a 6x6 with 2×3 boxes and few givens: many solutions
