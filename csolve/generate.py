@@ -1,7 +1,7 @@
 """Generating puzzles, the puzzle-agnostic part: random solutions, clue removal, symmetry.
 
-A generator (seed 000, section 3.1) starts from a solved grid and removes clues one at a
-time, keeping a removal only while the puzzle still has exactly one solution. What is
+A generator (Chiu, Nasiri & Rashid 2012, §3.1) starts from a solved grid and removes clues
+one at a time, keeping a removal only while the puzzle still has exactly one solution. What is
 generic lives here and works on any :class:`csolve.model.Model`:
 
 - :func:`random_solution`: a random solution of a model, found by seeding a few random

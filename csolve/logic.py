@@ -335,9 +335,10 @@ FINDERS: dict[str, Finder] = {
 class Stepper:
     """Solve a model one explained step at a time, easiest tactic first.
 
-    After every step it starts again from the first tactic (as seed 004 does), so the tactic
-    of each step is the easiest one that makes progress. When none does, it guesses: the
-    cell with the fewest candidates takes its value in ``solution`` (the search's answer),
+    After every step it starts again from the first tactic (as Mishra, Goel & Nikhitha 2021
+    do, §4.2), so the tactic of each step is the easiest one that makes progress. When none
+    does, it guesses: the cell with the fewest candidates takes its value in ``solution`` (the
+    search's answer),
     or the smallest candidate when no solution is known.
     """
 
