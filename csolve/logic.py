@@ -338,8 +338,7 @@ class Stepper:
     After every step it starts again from the first tactic (as Mishra, Goel & Nikhitha 2021
     do, §4.2), so the tactic of each step is the easiest one that makes progress. When none
     does, it guesses: the cell with the fewest candidates takes its value in ``solution`` (the
-    search's answer),
-    or the smallest candidate when no solution is known.
+    search's answer), or the smallest candidate when no solution is known.
     """
 
     def __init__(self, model: Model, tactics: Sequence[str], namer: Namer,
