@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from enum import StrEnum
 from typing import Annotated
 
 import typer
@@ -15,7 +16,17 @@ from csolve.cli.render import EXPLAIN_OUTPUT_HELP, ExplainOutput
 _TACTICS = "Tactics, comma-separated, easiest first (see list-tactics); default: all."
 _OUTPUT = "pretty (terminal default), line (pipe default), json (one object per line)."
 TacticsOpt = Annotated[str | None, typer.Option(help=_TACTICS)]
-StepOutputOpt = Annotated[Output | None, typer.Option(help=_OUTPUT)]
+
+
+class StepOutput(StrEnum):
+    """What hint and rate write: words and tables have no grid or picture form."""
+
+    pretty = "pretty"
+    line = "line"
+    json = "json"
+
+
+StepOutputOpt = Annotated[StepOutput | None, typer.Option(help=_OUTPUT)]
 # -- time limits (--timeout): a puzzle over it is reported as "timeout", exit code 3 --------
 TimeoutOpt = Annotated[float | None, typer.Option(
     "--timeout", min=0.0, help="Seconds per puzzle (search and steps); over it: timeout, exit 3.")]
@@ -202,7 +213,8 @@ def hint(
     timeout: TimeoutOpt = None,
 ) -> None:
     """The next step only (for each puzzle in FILE)."""
-    code = explain_puzzles(puzzle, file, tactics, output, fmt, limit=1, timeout=timeout)
+    code = explain_puzzles(puzzle, file, tactics, output and Output(output.value), fmt, limit=1,
+                           timeout=timeout)
     if code:
         raise typer.Exit(code)
 
@@ -232,7 +244,7 @@ def rate(
 
     ptype, puzzles = load_puzzles(puzzle, file, fmt)
     chosen = parse_tactics(tactics)
-    out = output or default_output()
+    out = Output(output.value) if output else default_output()
     con = Console(highlight=False, soft_wrap=True)
     table = Table(title=f"{file}: difficulty")
     for col in ("puzzle", "level", "hardest tactic", "steps", "guesses"):
