@@ -11,8 +11,7 @@ from csolve.backends import all_backends
 from csolve.generate import GenerateOptions
 from csolve.solver import SolveOptions, Status, solve_one, solve_puzzles
 
-from .helpers import PUZZLES
-from .helpers import brute_force_count
+from .helpers import PUZZLES, brute_force_count
 from .test_cli import run
 
 #: a 6x6 with 2×3 boxes and few givens: many solutions
@@ -138,3 +137,58 @@ def test_rectangular_renders_rule_the_boxes(sudoku):
     lines = console.export_text().splitlines()
     assert len(lines) == 6 + 4  # top, bottom, and a rule after each band of 2 rows
     assert lines[1].count("┃") == 3  # two stacks of 3 columns
+
+
+def _thick_lines(svg: str) -> tuple[set[float], set[float]]:
+    """(x of the vertical, y of the horizontal) box lines of a one-puzzle picture."""
+    import xml.etree.ElementTree as ET
+
+    from csolve.svg import THICK
+
+    vertical, horizontal = set(), set()
+    for el in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}line"):
+        if el.get("stroke") != THICK:
+            continue
+        x1, y1, x2, y2 = (float(el.get(a)) for a in ("x1", "y1", "x2", "y2"))
+        if x1 == x2:
+            vertical.add(x1)
+        elif y1 == y2:
+            horizontal.add(y1)
+    return vertical, horizontal
+
+
+@pytest.mark.parametrize("box", [None, (3, 2)])
+def test_rectangular_grids_and_pictures_follow_the_box_shape(sudoku, box):
+    from csolve_sudoku.pictures import MARGIN, cell_size
+
+    p = one(sudoku, OPEN_6)
+    if box:
+        (p,) = sudoku.with_box([p], "3x2")
+    rows, cols = box or (2, 3)
+    text = sudoku.format_grid(p, None)
+    lines = text.splitlines()
+    assert len(lines) == 6 + 6 // rows - 1  # a ruling between bands
+    assert all(line.count("|") == 6 // cols - 1 for line in lines if "+" not in line)
+    (back,) = sudoku.parse(text + "\n", "<grid>")
+    assert (back.data == p.data).all()
+    size = cell_size(6)
+    vertical, horizontal = _thick_lines(sudoku.to_svg(p, None))
+    assert vertical == {MARGIN + j * size for j in range(0, 7, cols)}
+    assert horizontal == {MARGIN + j * size for j in range(0, 7, rows)}
+
+
+@pytest.mark.parametrize("name", ["6x6", "8x8", "10x10", "12x12"])
+def test_grid_svg_render_and_explain_pictures_of_rectangular_files(sudoku, capsys, name):
+    path = str(PUZZLES / "sudoku" / f"{name}.txt")
+    givens = sudoku.parse(open(path).read(), path)
+    code, out, err = run(capsys, "solve", "sudoku", path, "--output", "grid")
+    assert code == 0, err
+    solved = sudoku.parse(out, "<grid>")
+    assert len(solved) == len(givens)
+    for g, s in zip(givens, solved, strict=True):
+        assert sudoku.validate(g, s.data) == []
+    for args in (("solve", "sudoku", path, "--output", "svg"),
+                 ("render", "sudoku", path, "--solve"),
+                 ("explain", "sudoku", path, "--output", "svg")):
+        code, out, err = run(capsys, *args)
+        assert code == 0 and out.startswith("<svg"), (args, err)
