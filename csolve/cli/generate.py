@@ -32,7 +32,8 @@ _SEED = "Random seed; the same seed, options and version give the same puzzles (
         "a fresh one, printed on stderr)."
 _CLUES = "Stop removing clues at N (or fewer with symmetric groups) instead of a minimal puzzle."
 _WORKERS = "Puzzles generated in parallel (0: one per core); output does not depend on it."
-_OUTPUT = "line (default: one puzzle per line), pretty (grids), json (one object per line)."
+_OUTPUT = ("line (default: one puzzle per line), pretty (grids), json (one object per line), "
+           "grid (plain text that csolve reads back), svg (one picture of every puzzle).")
 
 
 @app.command(epilog=examples(
@@ -64,6 +65,7 @@ def generate(
     """Generate puzzles with exactly one solution (minimal by default: no clue can be removed)."""
     import json
     import secrets
+    import sys
     import time
 
     from rich.console import Console
@@ -71,13 +73,17 @@ def generate(
     from csolve.cli.solve import _cores, _parse_rules
     from csolve.errors import UnknownNameError
     from csolve.generate import GenerateOptions, generate_puzzles, load_grader
-    from csolve.puzzle import get_puzzle_type
+    from csolve.puzzle import PuzzleType, get_puzzle_type
 
     if minimal and clues is not None:
         raise UnknownNameError("--minimal and --clues do not go together")
     ptype = get_puzzle_type(puzzle)
     if difficulty is not None:
         load_grader()  # fail fast, before any work
+    writer = {Output.grid: "format_grid", Output.svg: "to_svg"}.get(output)
+    if writer and getattr(type(ptype), writer) is getattr(PuzzleType, writer):
+        getattr(ptype, writer)(None, None)  # the type's own one-line refusal, before any work
+    pictures: list[str] = []
     err = Console(stderr=True, highlight=False)
     out = Console(highlight=False, soft_wrap=True)
     if seed is None:
@@ -104,11 +110,21 @@ def generate(
                     obj["difficulty"] = g.grade
                     obj["tries"] = g.tries
                 out.print(json.dumps(obj), markup=False)
+            elif output is Output.grid:
+                head = f"puzzle {g.index + 1} ({ptype.clue_count(p)} clues, seed {g.seed})"
+                out.print(f"{ptype.comment} {head}\n{ptype.format_grid(p, None)}\n",
+                          markup=False)
+            elif output is Output.svg:
+                pictures.append(ptype.to_svg(p, None))
             else:
                 out.print(f"[bold]puzzle {g.index + 1}[/] ({ptype.clue_count(p)} clues, "
                           f"seed {g.seed})")
                 out.print(ptype.render(p, None))
             advance(g.index + 1)
+    if pictures:
+        from csolve.svg import stack
+
+        sys.stdout.write(stack(pictures) + "\n")
     if err.is_terminal:
         err.print(f"{count} puzzle(s) in {time.perf_counter() - t0:.2f} s", markup=False)
 
