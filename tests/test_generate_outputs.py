@@ -56,3 +56,12 @@ def test_a_type_without_that_output_is_refused_before_any_work(capsys, monkeypat
     assert code == 2 and out == ""
     assert err.startswith("csolve: error: killer") or "killer" in err
     assert len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("option", ["--count", "--clues"])
+def test_numbers_past_a_machine_integer_are_a_usage_error(capsys, monkeypatch, option):
+    # they reached numpy and ended in an OverflowError traceback
+    code, out, err = run(capsys, monkeypatch, "generate", "sudoku", "--size", "4", option,
+                         "99999999999999999999999")
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert err.startswith("csolve: error: ") and option in err and len(err.splitlines()) == 1

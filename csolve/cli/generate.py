@@ -28,6 +28,11 @@ class Difficulty(StrEnum):
     evil = "evil"
 
 
+#: bounds that keep a number a machine integer, so a typing slip is a one-line usage error:
+#: a billion puzzles, and the cells of the largest grid (64x64)
+MAX_COUNT = 10**9
+MAX_CELLS = 64 * 64
+
 _SEED = "Random seed; the same seed, options and version give the same puzzles (default: "\
         "a fresh one, printed on stderr)."
 _CLUES = "Stop removing clues at N (or fewer with symmetric groups) instead of a minimal puzzle."
@@ -45,13 +50,13 @@ def generate(
     puzzle: Annotated[str, typer.Argument(help="Puzzle type, e.g. sudoku (see list-plugins).")],
     size: Annotated[int, typer.Option(min=1, help="Grid size n (Sudoku: 4, 6, 8, 9, ... 64).")]
     = 9,
-    count: Annotated[int, typer.Option(min=1, help="Number of puzzles.")] = 1,
+    count: Annotated[int, typer.Option(min=1, max=MAX_COUNT, help="Number of puzzles.")] = 1,
     seed: Annotated[int | None, typer.Option(min=0, help=_SEED)] = None,
     symmetry: Annotated[Symmetry, typer.Option(help="Remove clues in symmetric groups.")]
     = Symmetry.none,
     minimal: Annotated[bool, typer.Option("--minimal", help="Remove clues until none can go "
                                           "(the default).")] = False,
-    clues: Annotated[int | None, typer.Option(min=1, help=_CLUES)] = None,
+    clues: Annotated[int | None, typer.Option(min=1, max=MAX_CELLS, help=_CLUES)] = None,
     difficulty: Annotated[Difficulty | None, typer.Option(
         help="Generate until the grader gives this level.")] = None,
     tries: Annotated[int, typer.Option(min=1, help="With --difficulty: attempts per puzzle.")]
