@@ -192,3 +192,38 @@ def test_grid_svg_render_and_explain_pictures_of_rectangular_files(sudoku, capsy
                  ("explain", "sudoku", path, "--output", "svg")):
         code, out, err = run(capsys, *args)
         assert code == 0 and out.startswith("<svg"), (args, err)
+
+
+def test_validate_explain_rate_and_render_take_the_box_shape(sudoku, tmp_path, capsys):
+    import json
+
+    from csolve_sudoku.pictures import MARGIN, cell_size
+
+    f = tmp_path / "six.txt"
+    f.write_text(OPEN_6 + "\n")
+    code, out, err = run(capsys, "solve", "sudoku", str(f), "--box", "3x2", "--output", "line")
+    assert code == 0, err
+    solved = tmp_path / "solved.txt"
+    solved.write_text(out)
+    (p,) = sudoku.with_box(sudoku.parse(OPEN_6 + "\n", "<t>"), "3x2")
+    (grid,) = sudoku.parse(out, "<out>")
+    assert sudoku.validate(p, grid.data) == []
+    code, out, err = run(capsys, "validate", "sudoku", str(solved), "--against", str(f),
+                         "--box", "3x2")
+    assert code == 0 and "valid (complete)" in out, err
+    code, out, err = run(capsys, "explain", "sudoku", str(f), "--box", "3x2", "--output", "json")
+    assert code == 0, err
+    explained = json.loads(out)
+    assert sudoku.validate(p, np.array(explained["solution"]).ravel()) == []
+    code, out, err = run(capsys, "rate", "sudoku", str(f), "--box", "3x2", "--output", "line")
+    assert code == 0 and out.split()[0] in ("not-unique", "easy", "medium", "hard", "expert",
+                                            "evil"), err
+    code, out, err = run(capsys, "render", "sudoku", str(f), "--box", "3x2")
+    assert code == 0, err
+    vertical, horizontal = _thick_lines(out)
+    size = cell_size(6)
+    assert vertical == {MARGIN + j * size for j in range(0, 7, 2)}
+    assert horizontal == {MARGIN + j * size for j in range(0, 7, 3)}
+    code, out, err = run(capsys, "hint", "kakuro", str(PUZZLES / "kakuro" / "small.txt"),
+                         "--box", "2x3")
+    assert code == 2 and "no box shape" in err

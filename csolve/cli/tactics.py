@@ -10,7 +10,15 @@ from typing import Annotated
 import typer
 
 from csolve.cli.app import app, examples
-from csolve.cli.common import FileArg, FormatOpt, Output, PuzzleArg, default_output, load_puzzles
+from csolve.cli.common import (
+    BoxOpt,
+    FileArg,
+    FormatOpt,
+    Output,
+    PuzzleArg,
+    default_output,
+    load_puzzles,
+)
 from csolve.cli.render import EXPLAIN_OUTPUT_HELP, ExplainOutput
 
 _TACTICS = "Tactics, comma-separated, easiest first (see list-tactics); default: all."
@@ -118,13 +126,13 @@ SEVERAL = "the puzzle has several solutions, so no logic alone can finish it; th
 
 def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | None,
                     fmt: str | None, limit: int | None = None,
-                    timeout: float | None = None) -> int:
+                    timeout: float | None = None, box: str | None = None) -> int:
     """Print the steps for every puzzle of a file (or the first ``limit`` of each)."""
     from rich.console import Console
 
     from csolve.errors import ExitCode
 
-    ptype, puzzles = load_puzzles(kind, file, fmt)
+    ptype, puzzles = load_puzzles(kind, file, fmt, box)
     chosen = parse_tactics(tactics)
     out = output or default_output()
     con = Console(highlight=False, soft_wrap=True)
@@ -191,14 +199,15 @@ def explain(
     output: Annotated[ExplainOutput | None, typer.Option(help=EXPLAIN_OUTPUT_HELP)] = None,
     fmt: FormatOpt = None,
     timeout: TimeoutOpt = None,
+    box: BoxOpt = None,
 ) -> None:
     """Solve step by step in words: tactic, cells, values placed or removed, and why."""
     if output in (ExplainOutput.svg, ExplainOutput.html):
         from csolve.cli.render import explain_pictures
 
-        raise typer.Exit(explain_pictures(puzzle, file, tactics, output, fmt))
+        raise typer.Exit(explain_pictures(puzzle, file, tactics, output, fmt, box))
     code = explain_puzzles(puzzle, file, tactics, output and Output(output.value), fmt,
-                           timeout=timeout)
+                           timeout=timeout, box=box)
     if code:
         raise typer.Exit(code)
 
@@ -211,10 +220,11 @@ def hint(
     output: StepOutputOpt = None,
     fmt: FormatOpt = None,
     timeout: TimeoutOpt = None,
+    box: BoxOpt = None,
 ) -> None:
     """The next step only (for each puzzle in FILE)."""
     code = explain_puzzles(puzzle, file, tactics, output and Output(output.value), fmt, limit=1,
-                           timeout=timeout)
+                           timeout=timeout, box=box)
     if code:
         raise typer.Exit(code)
 
@@ -229,6 +239,7 @@ def rate(
     output: StepOutputOpt = None,
     fmt: FormatOpt = None,
     timeout: TimeoutOpt = None,
+    box: BoxOpt = None,
 ) -> None:
     """Grade each puzzle: level, hardest tactic, steps and guesses.
 
@@ -242,7 +253,7 @@ def rate(
     from csolve.errors import ExitCode
     from csolve.grading import INVALID, LEVELS, NOT_UNIQUE
 
-    ptype, puzzles = load_puzzles(puzzle, file, fmt)
+    ptype, puzzles = load_puzzles(puzzle, file, fmt, box)
     chosen = parse_tactics(tactics)
     out = Output(output.value) if output else default_output()
     con = Console(highlight=False, soft_wrap=True)
