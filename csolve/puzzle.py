@@ -46,6 +46,9 @@ class PuzzleType:
     #: straight): always in the model, whatever rules or tactics are chosen; chosen ones add
     #: deductions on top. The core enforces it around :meth:`model` and :meth:`model_runs`.
     constraint_rules: tuple[str, ...] = ()
+    #: what starts a comment line in the type's text formats; the headers of grid output
+    #: (``--output grid``) follow it, so that the output reads back
+    comment: str = "#"
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

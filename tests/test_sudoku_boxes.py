@@ -137,3 +137,93 @@ def test_rectangular_renders_rule_the_boxes(sudoku):
     lines = console.export_text().splitlines()
     assert len(lines) == 6 + 4  # top, bottom, and a rule after each band of 2 rows
     assert lines[1].count("┃") == 3  # two stacks of 3 columns
+
+
+def _thick_lines(svg: str) -> tuple[set[float], set[float]]:
+    """(x of the vertical, y of the horizontal) box lines of a one-puzzle picture."""
+    import xml.etree.ElementTree as ET
+
+    from csolve.svg import THICK
+
+    vertical, horizontal = set(), set()
+    for el in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}line"):
+        if el.get("stroke") != THICK:
+            continue
+        x1, y1, x2, y2 = (float(el.get(a)) for a in ("x1", "y1", "x2", "y2"))
+        if x1 == x2:
+            vertical.add(x1)
+        elif y1 == y2:
+            horizontal.add(y1)
+    return vertical, horizontal
+
+
+@pytest.mark.parametrize("box", [None, (3, 2)])
+def test_rectangular_grids_and_pictures_follow_the_box_shape(sudoku, box):
+    from csolve_sudoku.pictures import MARGIN, cell_size
+
+    p = one(sudoku, OPEN_6)
+    if box:
+        (p,) = sudoku.with_box([p], "3x2")
+    rows, cols = box or (2, 3)
+    text = sudoku.format_grid(p, None)
+    lines = text.splitlines()
+    assert len(lines) == 6 + 6 // rows - 1  # a ruling between bands
+    assert all(line.count("|") == 6 // cols - 1 for line in lines if "+" not in line)
+    (back,) = sudoku.parse(text + "\n", "<grid>")
+    assert (back.data == p.data).all()
+    size = cell_size(6)
+    vertical, horizontal = _thick_lines(sudoku.to_svg(p, None))
+    assert vertical == {MARGIN + j * size for j in range(0, 7, cols)}
+    assert horizontal == {MARGIN + j * size for j in range(0, 7, rows)}
+
+
+@pytest.mark.parametrize("name", ["6x6", "8x8", "10x10", "12x12"])
+def test_grid_svg_render_and_explain_pictures_of_rectangular_files(sudoku, capsys, name):
+    path = str(PUZZLES / "sudoku" / f"{name}.txt")
+    givens = sudoku.parse(open(path).read(), path)
+    code, out, err = run(capsys, "solve", "sudoku", path, "--output", "grid")
+    assert code == 0, err
+    solved = sudoku.parse(out, "<grid>")
+    assert len(solved) == len(givens)
+    for g, s in zip(givens, solved, strict=True):
+        assert sudoku.validate(g, s.data) == []
+    for args in (("solve", "sudoku", path, "--output", "svg"),
+                 ("render", "sudoku", path, "--solve"),
+                 ("explain", "sudoku", path, "--output", "svg")):
+        code, out, err = run(capsys, *args)
+        assert code == 0 and out.startswith("<svg"), (args, err)
+
+
+def test_validate_explain_rate_and_render_take_the_box_shape(sudoku, tmp_path, capsys):
+    import json
+
+    from csolve_sudoku.pictures import MARGIN, cell_size
+
+    f = tmp_path / "six.txt"
+    f.write_text(OPEN_6 + "\n")
+    code, out, err = run(capsys, "solve", "sudoku", str(f), "--box", "3x2", "--output", "line")
+    assert code == 0, err
+    solved = tmp_path / "solved.txt"
+    solved.write_text(out)
+    (p,) = sudoku.with_box(sudoku.parse(OPEN_6 + "\n", "<t>"), "3x2")
+    (grid,) = sudoku.parse(out, "<out>")
+    assert sudoku.validate(p, grid.data) == []
+    code, out, err = run(capsys, "validate", "sudoku", str(solved), "--against", str(f),
+                         "--box", "3x2")
+    assert code == 0 and "valid (complete)" in out, err
+    code, out, err = run(capsys, "explain", "sudoku", str(f), "--box", "3x2", "--output", "json")
+    assert code == 0, err
+    explained = json.loads(out)
+    assert sudoku.validate(p, np.array(explained["solution"]).ravel()) == []
+    code, out, err = run(capsys, "rate", "sudoku", str(f), "--box", "3x2", "--output", "line")
+    assert code == 0 and out.split()[0] in ("not-unique", "easy", "medium", "hard", "expert",
+                                            "evil"), err
+    code, out, err = run(capsys, "render", "sudoku", str(f), "--box", "3x2")
+    assert code == 0, err
+    vertical, horizontal = _thick_lines(out)
+    size = cell_size(6)
+    assert vertical == {MARGIN + j * size for j in range(0, 7, 2)}
+    assert horizontal == {MARGIN + j * size for j in range(0, 7, 3)}
+    code, out, err = run(capsys, "hint", "kakuro", str(PUZZLES / "kakuro" / "small.txt"),
+                         "--box", "2x3")
+    assert code == 2 and "no box shape" in err

@@ -171,3 +171,13 @@ def test_levels_order_the_shared_sets(sudoku):
         means[name] = sum(r.level_index for r in ratings) / len(ratings)
     assert means["kaggle-2000.txt"] < means["17clue-5000.txt"]
     assert means["17clue-5000.txt"] < min(means["top1465.txt"], means["forum-hardest-5000.txt"])
+
+
+@pytest.mark.parametrize("command", ["hint", "rate"])
+@pytest.mark.parametrize("style", ["grid", "svg"])
+def test_hint_and_rate_refuse_outputs_they_cannot_write(capsys, monkeypatch, medium_file,
+                                                        command, style):
+    # words and tables have no grid or picture form: a usage error, not silence or lines
+    code, out, err = run(capsys, monkeypatch, command, "sudoku", medium_file, "--output", style)
+    assert code == 2 and out == ""
+    assert err.startswith("csolve: error: ") and "'--output'" in err and len(err.splitlines()) == 1

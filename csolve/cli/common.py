@@ -27,14 +27,19 @@ FormatOpt = Annotated[str | None, typer.Option("--format", help=(
     "Input format (default: detected): sudoku line, numbers, grid or sdk; kakuro and str8ts "
     "text or json (docs/formats.md)."))]
 
+BoxOpt = Annotated[str | None, typer.Option("--box", help=(
+    "Box shape RxC (rows x columns, e.g. 3x2) for puzzle types with boxes, where a size allows "
+    "several; default: the most square one (docs/sudoku-boxes.md)."))]
+
 
 def default_output() -> Output:
     return Output.pretty if sys.stdout.isatty() else Output.line
 
 
-def load_puzzles(kind: str, path: str, fmt: str | None):
+def load_puzzles(kind: str, path: str, fmt: str | None, box: str | None = None):
     """The puzzle type and every puzzle in ``path``: a file, ``-`` for standard input, or
-    puzzle text given as the argument itself."""
+    puzzle text given as the argument itself; with ``box`` (``--box RxC``), in that box
+    shape."""
     import os
 
     from csolve.api import check_format, parse_text, puzzle_type
@@ -54,4 +59,6 @@ def load_puzzles(kind: str, path: str, fmt: str | None):
                                    "no such file (nor a puzzle csolve can read)") from None
     if not puzzles:
         raise PuzzleInputError(path, None, None, "no puzzle found")
+    if box:
+        puzzles = ptype.with_box(puzzles, box)
     return ptype, puzzles

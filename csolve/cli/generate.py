@@ -28,11 +28,17 @@ class Difficulty(StrEnum):
     evil = "evil"
 
 
+#: bounds that keep a number a machine integer, so a typing slip is a one-line usage error:
+#: a billion puzzles, and the cells of the largest grid (64x64)
+MAX_COUNT = 10**9
+MAX_CELLS = 64 * 64
+
 _SEED = "Random seed; the same seed, options and version give the same puzzles (default: "\
         "a fresh one, printed on stderr)."
 _CLUES = "Stop removing clues at N (or fewer with symmetric groups) instead of a minimal puzzle."
 _WORKERS = "Puzzles generated in parallel (0: one per core); output does not depend on it."
-_OUTPUT = "line (default: one puzzle per line), pretty (grids), json (one object per line)."
+_OUTPUT = ("line (default: one puzzle per line), pretty (grids), json (one object per line), "
+           "grid (plain text that csolve reads back), svg (one picture of every puzzle).")
 
 
 @app.command(epilog=examples(
@@ -44,13 +50,13 @@ def generate(
     puzzle: Annotated[str, typer.Argument(help="Puzzle type, e.g. sudoku (see list-plugins).")],
     size: Annotated[int, typer.Option(min=1, help="Grid size n (Sudoku: 4, 6, 8, 9, ... 64).")]
     = 9,
-    count: Annotated[int, typer.Option(min=1, help="Number of puzzles.")] = 1,
+    count: Annotated[int, typer.Option(min=1, max=MAX_COUNT, help="Number of puzzles.")] = 1,
     seed: Annotated[int | None, typer.Option(min=0, help=_SEED)] = None,
     symmetry: Annotated[Symmetry, typer.Option(help="Remove clues in symmetric groups.")]
     = Symmetry.none,
     minimal: Annotated[bool, typer.Option("--minimal", help="Remove clues until none can go "
                                           "(the default).")] = False,
-    clues: Annotated[int | None, typer.Option(min=1, help=_CLUES)] = None,
+    clues: Annotated[int | None, typer.Option(min=1, max=MAX_CELLS, help=_CLUES)] = None,
     difficulty: Annotated[Difficulty | None, typer.Option(
         help="Generate until the grader gives this level.")] = None,
     tries: Annotated[int, typer.Option(min=1, help="With --difficulty: attempts per puzzle.")]
@@ -64,6 +70,7 @@ def generate(
     """Generate puzzles with exactly one solution (minimal by default: no clue can be removed)."""
     import json
     import secrets
+    import sys
     import time
 
     from rich.console import Console
@@ -71,13 +78,17 @@ def generate(
     from csolve.cli.solve import _cores, _parse_rules
     from csolve.errors import UnknownNameError
     from csolve.generate import GenerateOptions, generate_puzzles, load_grader
-    from csolve.puzzle import get_puzzle_type
+    from csolve.puzzle import PuzzleType, get_puzzle_type
 
     if minimal and clues is not None:
         raise UnknownNameError("--minimal and --clues do not go together")
     ptype = get_puzzle_type(puzzle)
     if difficulty is not None:
         load_grader()  # fail fast, before any work
+    writer = {Output.grid: "format_grid", Output.svg: "to_svg"}.get(output)
+    if writer and getattr(type(ptype), writer) is getattr(PuzzleType, writer):
+        getattr(ptype, writer)(None, None)  # the type's own one-line refusal, before any work
+    pictures: list[str] = []
     err = Console(stderr=True, highlight=False)
     out = Console(highlight=False, soft_wrap=True)
     if seed is None:
@@ -104,11 +115,21 @@ def generate(
                     obj["difficulty"] = g.grade
                     obj["tries"] = g.tries
                 out.print(json.dumps(obj), markup=False)
+            elif output is Output.grid:
+                head = f"puzzle {g.index + 1} ({ptype.clue_count(p)} clues, seed {g.seed})"
+                out.print(f"{ptype.comment} {head}\n{ptype.format_grid(p, None)}\n",
+                          markup=False)
+            elif output is Output.svg:
+                pictures.append(ptype.to_svg(p, None))
             else:
                 out.print(f"[bold]puzzle {g.index + 1}[/] ({ptype.clue_count(p)} clues, "
                           f"seed {g.seed})")
                 out.print(ptype.render(p, None))
             advance(g.index + 1)
+    if pictures:
+        from csolve.svg import stack
+
+        sys.stdout.write(stack(pictures) + "\n")
     if err.is_terminal:
         err.print(f"{count} puzzle(s) in {time.perf_counter() - t0:.2f} s", markup=False)
 

@@ -7,10 +7,12 @@ from typing import Annotated
 
 import typer
 
-from csolve.cli.app import app
+from csolve.cli.app import app, examples
 
 
-@app.command("new-plugin")
+@app.command("new-plugin", epilog=examples(
+    "csolve new-plugin futoshiki && pip install -e futoshiki && pytest futoshiki",
+    "csolve new-plugin my-puzzle --dir plugins/my-puzzle"))
 def new_plugin(
     name: Annotated[str, typer.Argument(help="The plugin's name: lower-case words joined by "
                                         "'-', e.g. futoshiki. Also the puzzle type's name.")],

@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 
 from csolve.cli.app import app, examples
-from csolve.cli.common import FileArg, FormatOpt, PuzzleArg
+from csolve.cli.common import BoxOpt, FileArg, FormatOpt, PuzzleArg
 
 
 class PictureOutput(StrEnum):
@@ -47,12 +47,13 @@ def render(
         help="svg (one SVG document, puzzles one below the other) or html (a web page).")]
     = PictureOutput.svg,
     fmt: FormatOpt = None,
+    box: BoxOpt = None,
 ) -> None:
     """Draw the puzzles of FILE (and their solutions with --solve) as SVG or HTML on stdout."""
     from csolve.cli.common import load_puzzles
     from csolve.errors import ExitCode
 
-    ptype, puzzles = load_puzzles(puzzle, file, fmt)
+    ptype, puzzles = load_puzzles(puzzle, file, fmt, box)
     ptype.check_many(puzzles)
     results = _solved(ptype, puzzles) if solve else [None] * len(puzzles)
     pairs = [(p, r.solutions[0] if r is not None and r.solutions else None)
@@ -124,13 +125,13 @@ def step_pictures(ptype, puzzle, tactics: tuple[str, ...] | None
 
 
 def explain_pictures(kind: str, file: str, tactics: str | None, output: ExplainOutput,
-                     fmt: str | None) -> int:
+                     fmt: str | None, box: str | None = None) -> int:
     """``csolve explain --output svg|html``: the pictures of every step of every puzzle."""
     from csolve.cli.common import load_puzzles
     from csolve.cli.tactics import parse_tactics
     from csolve.errors import ExitCode
 
-    ptype, puzzles = load_puzzles(kind, file, fmt)
+    ptype, puzzles = load_puzzles(kind, file, fmt, box)
     chosen = parse_tactics(tactics)
     items: list[tuple[str, str, str]] = []
     code = ExitCode.OK

@@ -4,18 +4,37 @@ from __future__ import annotations
 
 import json
 import time
+from enum import StrEnum
 from typing import Annotated
 
 import typer
 
 from csolve.cli.app import app, examples
-from csolve.cli.common import FileArg, FormatOpt, Output, PuzzleArg, default_output, load_puzzles
+from csolve.cli.common import (
+    BoxOpt,
+    FileArg,
+    FormatOpt,
+    Output,
+    PuzzleArg,
+    default_output,
+    load_puzzles,
+)
 from csolve.cli.render import EXPLAIN_OUTPUT_HELP, ExplainOutput
 
 _TACTICS = "Tactics, comma-separated, easiest first (see list-tactics); default: all."
 _OUTPUT = "pretty (terminal default), line (pipe default), json (one object per line)."
 TacticsOpt = Annotated[str | None, typer.Option(help=_TACTICS)]
-StepOutputOpt = Annotated[Output | None, typer.Option(help=_OUTPUT)]
+
+
+class StepOutput(StrEnum):
+    """What hint and rate write: words and tables have no grid or picture form."""
+
+    pretty = "pretty"
+    line = "line"
+    json = "json"
+
+
+StepOutputOpt = Annotated[StepOutput | None, typer.Option(help=_OUTPUT)]
 # -- time limits (--timeout): a puzzle over it is reported as "timeout", exit code 3 --------
 TimeoutOpt = Annotated[float | None, typer.Option(
     "--timeout", min=0.0, help="Seconds per puzzle (search and steps); over it: timeout, exit 3.")]
@@ -107,13 +126,13 @@ SEVERAL = "the puzzle has several solutions, so no logic alone can finish it; th
 
 def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | None,
                     fmt: str | None, limit: int | None = None,
-                    timeout: float | None = None) -> int:
+                    timeout: float | None = None, box: str | None = None) -> int:
     """Print the steps for every puzzle of a file (or the first ``limit`` of each)."""
     from rich.console import Console
 
     from csolve.errors import ExitCode
 
-    ptype, puzzles = load_puzzles(kind, file, fmt)
+    ptype, puzzles = load_puzzles(kind, file, fmt, box)
     chosen = parse_tactics(tactics)
     out = output or default_output()
     con = Console(highlight=False, soft_wrap=True)
@@ -180,14 +199,15 @@ def explain(
     output: Annotated[ExplainOutput | None, typer.Option(help=EXPLAIN_OUTPUT_HELP)] = None,
     fmt: FormatOpt = None,
     timeout: TimeoutOpt = None,
+    box: BoxOpt = None,
 ) -> None:
     """Solve step by step in words: tactic, cells, values placed or removed, and why."""
     if output in (ExplainOutput.svg, ExplainOutput.html):
         from csolve.cli.render import explain_pictures
 
-        raise typer.Exit(explain_pictures(puzzle, file, tactics, output, fmt))
+        raise typer.Exit(explain_pictures(puzzle, file, tactics, output, fmt, box))
     code = explain_puzzles(puzzle, file, tactics, output and Output(output.value), fmt,
-                           timeout=timeout)
+                           timeout=timeout, box=box)
     if code:
         raise typer.Exit(code)
 
@@ -200,9 +220,11 @@ def hint(
     output: StepOutputOpt = None,
     fmt: FormatOpt = None,
     timeout: TimeoutOpt = None,
+    box: BoxOpt = None,
 ) -> None:
     """The next step only (for each puzzle in FILE)."""
-    code = explain_puzzles(puzzle, file, tactics, output, fmt, limit=1, timeout=timeout)
+    code = explain_puzzles(puzzle, file, tactics, output and Output(output.value), fmt, limit=1,
+                           timeout=timeout, box=box)
     if code:
         raise typer.Exit(code)
 
@@ -217,6 +239,7 @@ def rate(
     output: StepOutputOpt = None,
     fmt: FormatOpt = None,
     timeout: TimeoutOpt = None,
+    box: BoxOpt = None,
 ) -> None:
     """Grade each puzzle: level, hardest tactic, steps and guesses.
 
@@ -230,9 +253,9 @@ def rate(
     from csolve.errors import ExitCode
     from csolve.grading import INVALID, LEVELS, NOT_UNIQUE
 
-    ptype, puzzles = load_puzzles(puzzle, file, fmt)
+    ptype, puzzles = load_puzzles(puzzle, file, fmt, box)
     chosen = parse_tactics(tactics)
-    out = output or default_output()
+    out = Output(output.value) if output else default_output()
     con = Console(highlight=False, soft_wrap=True)
     table = Table(title=f"{file}: difficulty")
     for col in ("puzzle", "level", "hardest tactic", "steps", "guesses"):

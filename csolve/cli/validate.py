@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from csolve.cli.app import app, examples
-from csolve.cli.common import FileArg, FormatOpt, PuzzleArg
+from csolve.cli.common import BoxOpt, FileArg, FormatOpt, PuzzleArg
 
 
 @app.command(epilog=examples(
@@ -20,6 +20,7 @@ def validate(
     against: Annotated[str | None, typer.Option(
         help="Puzzles whose givens each grid must keep (same order as FILE).")] = None,
     fmt: FormatOpt = None,
+    box: BoxOpt = None,
 ) -> None:
     """Check each grid against the rules; exit 0 when all are valid, 1 otherwise.
 
@@ -30,10 +31,10 @@ def validate(
     from csolve.cli.common import load_puzzles
     from csolve.errors import CsolveError, ExitCode, PuzzleInputError
 
-    ptype, grids = load_puzzles(puzzle, file, fmt)
+    ptype, grids = load_puzzles(puzzle, file, fmt, box)
     givens = None
     if against is not None:
-        _, givens = load_puzzles(puzzle, against, None)
+        _, givens = load_puzzles(puzzle, against, None, box)
         if len(givens) != len(grids):
             raise PuzzleInputError(against, None, None,
                                    f"holds {len(givens)} puzzles but {file} holds {len(grids)}")

@@ -46,6 +46,7 @@ class Kakuro(PuzzleType):
     name = "kakuro"
     description = "Kakuro: runs of white cells hold distinct digits 1-9 adding up to their clue"
     formats = ("text", "json")
+    comment = ";"  # "#" is no comment here
     default_rules = DEFAULT_RULES
     constraint_rules = ("kakuro-sum",)
 

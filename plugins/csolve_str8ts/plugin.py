@@ -69,6 +69,7 @@ class Str8ts(PuzzleType):
     description = ("Str8ts: no digit repeats in a row or column; each compartment of white "
                    "cells holds consecutive digits")
     formats = ("text", "json")
+    comment = ";"  # "#" is a black cell
     default_rules = DEFAULT_RULES
     constraint_rules = ("str8ts-straight",)
 

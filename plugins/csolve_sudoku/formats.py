@@ -30,7 +30,7 @@ import numpy as np
 from csolve.errors import PuzzleInputError
 from csolve.inputs import is_number, is_signed_number
 
-from .grid import SIZES, box_side
+from .grid import SIZES, Box, check_box
 
 FORMATS = ("line", "numbers", "grid", "sdk")
 DIGITS_FIRST = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -424,11 +424,12 @@ def default_alphabet(n: int) -> Alphabet | None:
     return Alphabet("digits", DIGITS_FIRST[:n], ".0")
 
 
-def format_grid(grid: np.ndarray, n: int) -> str:
+def format_grid(grid: np.ndarray, n: int, box: Box | None = None) -> str:
     """An n×n grid as rows of symbols, ``|`` between boxes and a ruling between bands (the
     ``grid`` format reads it back). Up to 16x16 one symbol per cell (``1-9A-G``), from 25x25
-    on right-aligned numbers; ``.`` is a blank."""
-    k = box_side(n)
+    on right-aligned numbers; ``.`` is a blank. ``box``: (rows, columns) of a box; default:
+    the size's own shape (2x3 for 6x6)."""
+    box_rows, box_cols = check_box(n, box)
     width = 1 if n <= 16 else len(str(n))
 
     def sym(v: int) -> str:
@@ -439,11 +440,11 @@ def format_grid(grid: np.ndarray, n: int) -> str:
     rows = []
     for r in range(n):
         cells = [sym(int(grid[r * n + c])) for c in range(n)]
-        rows.append(" | ".join(" ".join(cells[b * k:(b + 1) * k]) for b in range(k)))
+        rows.append(" | ".join(" ".join(cells[b:b + box_cols]) for b in range(0, n, box_cols)))
     ruling = "".join("+" if ch == "|" else "-" for ch in rows[0])
     out = []
     for r, row in enumerate(rows):
-        if r and r % k == 0:
+        if r and r % box_rows == 0:
             out.append(ruling)
         out.append(row)
     return "\n".join(out)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from csolve.svg import THICK, THIN, Canvas, Marks, caption_lines, draw_caption, draw_cell
 
 from .formats import DIGITS_FIRST
-from .grid import box_side, units
+from .grid import check_box, units
 
 MARGIN = 12.0
 
@@ -23,12 +23,13 @@ def symbol_of(n: int):
 def sudoku_svg(puzzle, solution, step=None, candidates=None, placed=None) -> str:
     """The grid: givens black and bold, filled values blue; a step's marks (csolve.svg)."""
     n = puzzle.meta["n"]
-    k = box_side(n)
+    box = check_box(n, puzzle.meta.get("box"))  # (rows, columns); default: the size's own
+    box_rows, box_cols = box
     size = cell_size(n)
     side = n * size
     marks = None
     if step is not None:
-        rows_cols_boxes = [cells for group in units(n) for cells in group]
+        rows_cols_boxes = [cells for group in units(n, box) for cells in group]
         marks = Marks.of(step, lambda g: rows_cols_boxes[g])
     text_width = max(side, 380.0) if marks else side  # room for the step's words
     lines = caption_lines(marks.text if marks else "", text_width)
@@ -58,12 +59,14 @@ def sudoku_svg(puzzle, solution, step=None, candidates=None, placed=None) -> str
                   given=given, mask=mask, n_values=n, cell=i, marks=marks,
                   show_candidates=show_all)
     for j in range(n + 1):  # thin lines first, box lines on top
-        if j % k:
+        if j % box_cols:
             c.line(MARGIN + j * size, MARGIN, MARGIN + j * size, MARGIN + side, THIN)
+        if j % box_rows:
             c.line(MARGIN, MARGIN + j * size, MARGIN + side, MARGIN + j * size, THIN)
     width = max(2.0, size / 16)
-    for j in range(0, n + 1, k):
+    for j in range(0, n + 1, box_cols):  # between stacks of boxes
         c.line(MARGIN + j * size, MARGIN, MARGIN + j * size, MARGIN + side, THICK, width)
+    for j in range(0, n + 1, box_rows):  # between bands
         c.line(MARGIN, MARGIN + j * size, MARGIN + side, MARGIN + j * size, THICK, width)
     if lines:
         draw_caption(c, MARGIN, MARGIN + side + 6, lines)

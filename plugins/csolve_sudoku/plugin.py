@@ -230,7 +230,7 @@ class Sudoku(PuzzleType):
 
     def format_grid(self, puzzle: Puzzle, solution: np.ndarray | None) -> str:
         return formats.format_grid(puzzle.data if solution is None else solution,
-                                   puzzle.meta["n"])
+                                   puzzle.meta["n"], box_of_puzzle(puzzle))
 
     def to_svg(self, puzzle: Puzzle, solution: np.ndarray | None, step=None, *,
                candidates=None, placed=None) -> str:

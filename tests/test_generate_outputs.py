@@ -1,0 +1,67 @@
+"""``csolve generate --output grid|svg``: plain-text grids that read back, and pictures."""
+
+from __future__ import annotations
+
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from csolve.cli import main
+from csolve.puzzle import get_puzzle_type
+
+
+def run(capsys, monkeypatch, *args: str) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "argv", ["csolve", *args])
+    try:
+        main()
+        code = 0
+    except SystemExit as e:
+        code = int(e.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize(("kind", "size"), [("sudoku", "4"), ("sudoku", "6"), ("kakuro", "4"),
+                                            ("str8ts", "5")])
+def test_grid_output_reads_back_as_the_same_puzzles(capsys, monkeypatch, kind, size):
+    args = ("generate", kind, "--size", size, "--count", "2", "--seed", "11")
+    code, lines, _ = run(capsys, monkeypatch, *args, "--output", "line")
+    assert code == 0
+    code, grids, err = run(capsys, monkeypatch, *args, "--output", "grid")
+    assert code == 0, err
+    ptype = get_puzzle_type(kind)
+    want = ptype.parse(lines, "lines")
+    got = ptype.parse(grids, "grids")  # the headers are comments of the type's own kind
+    assert len(got) == len(want) == 2
+    for a, b in zip(got, want, strict=True):
+        assert ptype.format_line(a, None) == ptype.format_line(b, None)
+    assert grids.count(f"{ptype.comment} puzzle ") == 2
+
+
+def test_svg_output_is_one_picture_of_every_puzzle(capsys, monkeypatch):
+    code, out, err = run(capsys, monkeypatch, "generate", "sudoku", "--size", "4", "--count",
+                         "3", "--seed", "2", "--output", "svg")
+    assert code == 0, err
+    root = ET.fromstring(out)
+    ns = "{http://www.w3.org/2000/svg}"
+    assert root.tag == f"{ns}svg"
+    assert len(root.findall(f"{ns}svg")) == 3  # one nested picture per puzzle
+
+
+@pytest.mark.parametrize("style", ["grid", "svg"])
+def test_a_type_without_that_output_is_refused_before_any_work(capsys, monkeypatch, style):
+    code, out, err = run(capsys, monkeypatch, "generate", "killer", "--size", "4", "--seed",
+                         "1", "--output", style)
+    assert code == 2 and out == ""
+    assert err.startswith("csolve: error: killer") or "killer" in err
+    assert len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("option", ["--count", "--clues"])
+def test_numbers_past_a_machine_integer_are_a_usage_error(capsys, monkeypatch, option):
+    # they reached numpy and ended in an OverflowError traceback
+    code, out, err = run(capsys, monkeypatch, "generate", "sudoku", "--size", "4", option,
+                         "99999999999999999999999")
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert err.startswith("csolve: error: ") and option in err and len(err.splitlines()) == 1
