@@ -8,7 +8,7 @@ from csolve.errors import UnknownNameError
 __all__ = ["Backend", "SearchJob", "SearchOutcome", "all_backends", "get_backend"]
 
 
-def all_backends() -> dict[str, Backend]:
+def _registered() -> dict[str, Backend]:
     from csolve.plugins import _collect
 
     out: dict[str, Backend] = {}
@@ -17,11 +17,17 @@ def all_backends() -> dict[str, Backend]:
     return out
 
 
+def all_backends() -> dict[str, Backend]:
+    """The backends that can run here (those whose optional dependencies are installed)."""
+    return {name: b for name, b in _registered().items() if b.available()}
+
+
 def get_backend(name: str) -> Backend:
-    backends = all_backends()
-    try:
-        return backends[name]
-    except KeyError:
-        raise UnknownNameError(
-            f"unknown backend {name!r} (known: {', '.join(sorted(backends))})"
-        ) from None
+    backends = _registered()
+    backend = backends.get(name)
+    if backend is None:
+        known = sorted(n for n, b in backends.items() if b.available())
+        raise UnknownNameError(f"unknown backend {name!r} (known: {', '.join(known)})")
+    if not backend.available():
+        raise UnknownNameError(f"backend {name!r} is not installed: {backend.requires}")
+    return backend
