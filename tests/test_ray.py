@@ -339,3 +339,10 @@ def test_cli_starts_and_stops_its_own_cluster(tmp_path, serial_counts):
     _out, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
     assert _processes_with(str(tmp)) == []
+
+
+def test_listing_backends_does_not_import_ray():
+    code = ("import sys; from csolve.backends import all_backends, get_backend; "
+            "assert 'ray' in all_backends(); get_backend('ray'); "
+            "import csolve.cli.app; assert 'ray' not in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)

@@ -28,6 +28,8 @@ from csolve.search import stats_dict
 
 #: default seconds a task searches before it returns its unexplored nodes
 SLICE_SECONDS = 0.05
+#: the shortest slice: what a task gets when it takes the driver's last nodes
+MIN_SLICE = 0.003
 #: how often the driver looks at the clock and the stop flag while tasks run
 POLL_SECONDS = 0.02
 #: a task lost with its worker (a node gone, a process killed) is run again this many times
@@ -53,8 +55,13 @@ def remote(name: str):
 
 
 class Frontier:
-    """The driver's unexplored nodes: chunks as tasks returned them, nearest the root first
-    within a chunk; handed out from the latest chunk (depth first keeps it small)."""
+    """The driver's unexplored nodes, in chunks as tasks returned them (nearest the root
+    first within a chunk), handed out from the latest chunk (depth first keeps it small).
+
+    A share is dealt round-robin over the chunk's depths, as every ``k``-th node: nodes near
+    the root hold big subtrees and deep ones small, so each share (and what stays for the
+    next task) gets some of both - a task given only deep nodes would run dry early.
+    """
 
     def __init__(self) -> None:
         self.chunks: list[tuple[np.ndarray, np.ndarray]] = []
@@ -72,8 +79,10 @@ class Frontier:
             nodes, dirty = self.chunks.pop()
             want = k - got
             if len(nodes) > want:
-                self.chunks.append((nodes[want:], dirty[want:]))
-                nodes, dirty = nodes[:want], dirty[:want]
+                pick = np.zeros(len(nodes), dtype=bool)
+                pick[np.linspace(0, len(nodes) - 1, want).round().astype(np.int64)] = True
+                self.chunks.append((nodes[~pick], dirty[~pick]))
+                nodes, dirty = nodes[pick], dirty[pick]
             parts.append(nodes)
             dparts.append(dirty)
             got += len(nodes)
@@ -137,7 +146,7 @@ class RayBackend(Backend):
                                                      probe["solutions"])}
         running: dict[Any, int] = {}
         m = {"tasks": 0, "absorbed": 0, "bytes_out": 0, "bytes_in": 0, "nodes_out": 0,
-             "nodes_in": 0, "driver_s": 0.0, "seconds": 0.0}
+             "nodes_in": 0, "driver_s": 0.0, "seconds": 0.0, "busy_s": 0.0}
         reason = "exhausted"
         t_start = time.perf_counter()
         try:
@@ -157,7 +166,9 @@ class RayBackend(Backend):
                     nodes, dirty = frontier.take(-(-frontier.size // n))
                     left = max(1, job.limit - count) if job.limit > 0 else 0
                     cap = max(1, (job.node_budget - spent) // n) if job.node_budget > 0 else 0
-                    ref = task.remote(box, nodes, dirty, left, stream, job.keep, seconds, cap)
+                    # nothing kept back for the other tasks: this one returns its nodes soon
+                    sl = seconds if frontier or n == 1 else max(MIN_SLICE, seconds / 8)
+                    ref = task.remote(box, nodes, dirty, left, stream, job.keep, sl, cap)
                     running[ref] = len(nodes)
                     m["tasks"] += 1
                     m["nodes_out"] += len(nodes)
@@ -192,6 +203,7 @@ class RayBackend(Backend):
                     row["taken"] += len(rest)
                     row["busy_s"] = round(row["busy_s"] + busy, 4)
                     m["absorbed"] += 1
+                    m["busy_s"] += busy
                     m["nodes_in"] += len(rest)
                     m["bytes_in"] += rest.nbytes + rest_dirty.nbytes + sols.nbytes
                 m["driver_s"] += time.perf_counter() - t_busy
@@ -201,8 +213,9 @@ class RayBackend(Backend):
         except BaseException:
             cancel_all(ray, running, force=True)
             raise
-        # a stop or time-out ends the workers' slices at once; other ends let them lapse
-        cancel_all(ray, running, force=reason in ("stopped", "timeout"))
+        # a stop (Ctrl-C) ends the tasks' worker processes at once; other ends cancel the
+        # tasks, whose slices end within ``slice_ms`` in workers kept warm for what follows
+        cancel_all(ray, running, force=reason == "stopped")
         m["seconds"] = time.perf_counter() - t_start
         self.metrics = m
         total = stats_dict(stats)

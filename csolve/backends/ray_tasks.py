@@ -89,12 +89,6 @@ class _Prepared:
         return state
 
 
-def warm(box: list) -> tuple[str, str]:
-    """Load the model and its kernels in this worker; return who did."""
-    _cached(box, _Prepared).state(1)
-    return identity()
-
-
 def search_slice(box: list, nodes: np.ndarray, dirty: np.ndarray, limit: int, stream: bool,
                  keep: int, seconds: float, max_nodes: int) -> tuple:
     """Search below ``nodes`` for about ``seconds`` (at most ``max_nodes`` nodes when > 0).
