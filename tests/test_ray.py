@@ -346,3 +346,24 @@ def test_listing_backends_does_not_import_ray():
             "assert 'ray' in all_backends(); get_backend('ray'); "
             "import csolve.cli.app; assert 'ray' not in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
+def test_node_budget_gives_the_search_up(sudoku, cluster):
+    from csolve.backends import SearchJob
+
+    model = sudoku.model(one(sudoku, HEAVY))
+    job = SearchJob(model=model, kernels=kernels_for_model(model), limit=0, workers=2,
+                    options=dict(FAST), node_budget=50_000)
+    out = get_backend("ray").solve(job)
+    assert out.reason == "gave-up" and not out.complete
+    assert 50_000 <= out.stats["nodes"] <= 2 * 50_000  # each task gets a share of what is left
+
+
+def test_learning_engine_searches_on_ray(sudoku, cluster, serial_counts):
+    p = one(sudoku, UNDER[1])
+    r = solve_puzzle(sudoku, p, SolveOptions(limit=0, backend="ray", workers=2, keep=2,
+                                             engine="learning", backend_options=FAST))
+    assert (r.count, r.exact, r.engine) == (serial_counts[UNDER[1]], True, "learning")
+    assert sum(w["calls"] for w in r.workers) >= 1
+    for s in r.solutions:
+        assert sudoku.validate(p, s) == []
