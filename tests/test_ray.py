@@ -367,3 +367,16 @@ def test_learning_engine_searches_on_ray(sudoku, cluster, serial_counts):
     assert sum(w["calls"] for w in r.workers) >= 1
     for s in r.solutions:
         assert sudoku.validate(p, s) == []
+
+
+def test_unreachable_cluster_is_a_one_line_error(tmp_path):
+    f = tmp_path / "one.txt"
+    f.write_text(HEAVY + "\n")
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    done = subprocess.run([sys.executable, "-m", "csolve", "solve", "sudoku", str(f), "--count",
+                           "--backend", "ray", "-O", "address=127.0.0.1:1"],
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.startswith("csolve: error: cannot start or reach a Ray cluster at "
+                                  "127.0.0.1:1")
+    assert len(done.stderr.splitlines()) == 1

@@ -62,10 +62,11 @@ def connect(address: str | None = None) -> ModuleType:
                  "logging_level": logging.ERROR}
         try:
             if address:
+                _reachable(address)
                 ray.init(address=address, **quiet)
             else:
                 ray.init(address="local", num_cpus=local_cores(), **quiet)
-        except (ConnectionError, ValueError, RuntimeError, TimeoutError) as e:
+        except (OSError, ValueError, RuntimeError) as e:
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
             where = f"at {address}" if address else "locally"
             raise RayUnavailableError(f"cannot start or reach a Ray cluster {where}: {first}"
@@ -75,6 +76,17 @@ def connect(address: str | None = None) -> ModuleType:
             connect._atexit = True  # type: ignore[attr-defined]
         _connected[0] = address or ""
     return ray
+
+
+def _reachable(address: str, seconds: float = 5.0) -> None:
+    """Fail fast when ``HOST:PORT`` does not answer: Ray itself retries for minutes."""
+    import socket
+
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not port.isdigit():
+        return  # "auto", or a form Ray resolves itself
+    with socket.create_connection((host, int(port)), timeout=seconds):
+        pass
 
 
 def shutdown() -> None:
