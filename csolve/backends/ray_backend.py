@@ -195,7 +195,7 @@ class RayBackend(Backend):
                     elif len(kept) < job.keep:
                         kept.extend(s.copy() for s in sols[: min(take, job.keep - len(kept))])
                     frontier.add(rest, rest_dirty)
-                    row = rows.setdefault(name, self._row(name, node, 0, 0))
+                    row = rows.setdefault(f"{node}:{name}", self._row(name, node, 0, 0))
                     row["nodes"] += int(st[abi.STAT_NODES])
                     row["solutions"] += int(st[abi.STAT_SOLUTIONS])
                     row["calls"] += 1

@@ -31,12 +31,12 @@ _identity: list[tuple[str, str]] = []
 
 
 def identity() -> tuple[str, str]:
-    """(this worker's name ``node:pid``, its node's id)."""
+    """(this worker's process id, its node's id)."""
     if not _identity:
         import ray
 
         node = ray.get_runtime_context().get_node_id()
-        _identity.append((f"{node[:6]}:{os.getpid()}", node))
+        _identity.append((str(os.getpid()), node))
     return _identity[0]
 
 
