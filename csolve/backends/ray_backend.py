@@ -23,6 +23,7 @@ import numpy as np
 from csolve.backends.base import Backend, GroupJob, SearchJob, SearchOutcome
 from csolve.backends.ray_cluster import INSTALL_HINT, connect, ray_installed
 from csolve.backends.serial import probe_alone
+from csolve.errors import UnknownNameError
 from csolve.kernels import abi
 from csolve.search import stats_dict
 
@@ -95,6 +96,19 @@ class Frontier:
         return self.size > 0
 
 
+def slice_seconds(options: dict, default: float) -> float:
+    """The ``slice_ms`` option in seconds; anything but a positive number is a one-line
+    error."""
+    value = options.get("slice_ms", default * 1000)
+    try:
+        ms = float(value)
+    except (TypeError, ValueError):
+        ms = -1.0
+    if not ms > 0:
+        raise UnknownNameError(f"-O slice_ms wants milliseconds > 0, got {value!r}")
+    return ms / 1000
+
+
 def cancel_all(ray, refs, force: bool) -> None:
     """Cancel outstanding tasks; ``force`` ends their worker processes at once."""
     for ref in refs:
@@ -114,8 +128,9 @@ class RayBackend(Backend):
     options = {
         "address": "Ray cluster to join: auto (one started with 'ray start') or HOST:PORT; "
                    "default: RAY_ADDRESS, else a local cluster started and stopped by csolve",
-        "slice_ms": f"milliseconds a task searches before returning its nodes "
-                    f"(default {SLICE_SECONDS * 1000:g})",
+        "slice_ms": f"milliseconds a task searches before returning its nodes (default "
+                    f"{SLICE_SECONDS * 1000:g}); for a file's puzzles, what a chunk of them "
+                    f"is sized to take (default {GROUP_TASK_SECONDS * 1000:g})",
         "probe": "seconds the calling process searches alone before fanning out",
     }
 
@@ -129,12 +144,12 @@ class RayBackend(Backend):
     # -- one puzzle ---------------------------------------------------------------------
     def solve(self, job: SearchJob) -> SearchOutcome:
         n = max(1, int(job.workers))
+        seconds = slice_seconds(job.options, SLICE_SECONDS)
         # even one task in flight searches on the cluster: the driver only probes
         first, early, count, kept = probe_alone(job, max(2, n))
         if early is not None:
             return early
         ray = connect(job.options.get("address"))
-        seconds = float(job.options.get("slice_ms", SLICE_SECONDS * 1000)) / 1000
         task = remote("search_slice")
         stream = job.on_solution is not None
         box = [ray.put(job.model)]
@@ -241,7 +256,7 @@ class RayBackend(Backend):
         task = remote("solve_chunk")
         box = [ray.put(job.model)]
         inits_box = [ray.put(np.ascontiguousarray(job.inits, dtype=np.uint64))]
-        target = float(job.options.get("slice_ms", GROUP_TASK_SECONDS * 1000)) / 1000
+        target = slice_seconds(job.options, GROUP_TASK_SECONDS)
         chunk = max(1, min(8, n_puzzles // (2 * n)))
         per_puzzle: float | None = None
         nxt, done, gave_up = 0, 0, 0
