@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -24,9 +25,12 @@ from rich.console import Console
 from csolve.backends import all_backends
 from csolve.bench import bench_table, run_bench
 from csolve.puzzle import get_puzzle_type
-from csolve.solver import solve_batch
+from csolve.solver import SolveOptions, solve_puzzles
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.helpers import shared_data  # noqa: E402  (the one place that finds the data)
+
+DATA = shared_data()
 HEAVY = "53.148.92...29....9.....84.62........7498..65...5.............8.................."
 HEAVY_QUICK = "53.148.92...29....9.....84.62........7498..65...5..1..........8...............6.."
 
@@ -59,7 +63,8 @@ def main() -> None:
             walls = []
             for _ in range(args.repeat):
                 t0 = time.perf_counter()
-                list(solve_batch(sud, kaggle, workers=w))
+                list(solve_puzzles(sud, kaggle, SolveOptions(
+                    backend="locked-pool" if w > 1 else "serial", workers=w)))
                 walls.append(time.perf_counter() - t0)
             walls.sort()
             console.print(f"kaggle batch, {w} thread(s): median {walls[len(walls) // 2]:.3f} s")

@@ -1,6 +1,6 @@
 """Kakuro and Str8ts: csolve against OR-Tools CP-SAT (1 worker) on the shared janko.at sets.
 
-For every puzzle, in the same run: csolve's ``solve_puzzle`` (serial backend, first
+For every puzzle, in the same run: csolve's ``solve_one`` (serial backend, first
 solution; model building included, kernels compiled before the clock starts) and a CP-SAT
 model of the same puzzle (building and solving timed). Prints median and max ms per puzzle.
 
@@ -12,12 +12,16 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.helpers import shared_data  # noqa: E402  (the one place that finds the data)
+
+DATA = shared_data()
 SETS = {"kakuro": DATA / "kakuro" / "janko-kakuro-500.jsonl",
         "str8ts": DATA / "str8ts" / "janko-str8ts-280.jsonl"}
 
@@ -74,16 +78,16 @@ def _solve(m, x, shape) -> np.ndarray:
 
 def run(kind: str, first: int | None) -> dict:
     from csolve.puzzle import get_puzzle_type
-    from csolve.solver import SolveOptions, solve_puzzle
+    from csolve.solver import SolveOptions, solve_one
 
     ptype = get_puzzle_type(kind)
     puzzles = ptype.parse(SETS[kind].read_text(), str(SETS[kind]))[:first]
     cp = cpsat_kakuro if kind == "kakuro" else cpsat_str8ts
-    solve_puzzle(ptype, puzzles[0], SolveOptions())  # compile / load kernels
+    solve_one(ptype, puzzles[0], SolveOptions())  # compile / load kernels
     ours, theirs = [], []
     for p in puzzles:
         t0 = time.perf_counter()
-        r = solve_puzzle(ptype, p, SolveOptions(limit=1))
+        r = solve_one(ptype, p, SolveOptions(limit=1))
         ours.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
         sol = cp(p.data)

@@ -30,9 +30,12 @@ from pathlib import Path
 import numpy as np
 
 from csolve.puzzle import get_puzzle_type
-from csolve.solver import solve_batch
+from csolve.solver import SolveOptions, solve_puzzles
 
-DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.helpers import shared_data  # noqa: E402  (the one place that finds the data)
+
+DATA = shared_data()
 SETS_9 = ["kaggle-2000.txt", "17clue-5000.txt", "top1465.txt", "forum-hardest-5000.txt"]
 SETS_N = ["16x16-maatec-30.txt", "16x16-janko-62.txt", "25x25-maatec-20.txt",
           "36x36-maatec-15.txt", "25x25-frisch-minimal-9.txt"]
@@ -157,12 +160,12 @@ def bench_csolve(sudoku, puzzles, limit: int, timeout: float, rounds: int,
                  engine: str | None) -> dict:
     """One batch per round (kernel loaded before the clock starts); each puzzle keeps its
     fastest round, the wall time is the median round."""
-    list(solve_batch(sudoku, puzzles[:1], limit=limit, engine=engine))
+    list(solve_puzzles(sudoku, puzzles[:1], SolveOptions(limit=limit, engine=engine)))
     walls, best = [], None
     for _ in range(max(1, rounds)):
         t0 = time.perf_counter()
-        results = list(solve_batch(sudoku, puzzles, limit=limit, timeout=timeout,
-                                   engine=engine))
+        results = list(solve_puzzles(sudoku, puzzles, SolveOptions(limit=limit, timeout=timeout,
+                                   engine=engine)))
         walls.append(time.perf_counter() - t0)
         us_round = np.array([r.seconds * 1e6 for r in results])
         best = us_round if best is None else np.minimum(best, us_round)

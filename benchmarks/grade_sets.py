@@ -14,7 +14,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.helpers import shared_data  # noqa: E402  (the one place that finds the data)
+
+DATA = shared_data()
 SETS = {
     "kaggle": "sudoku-9x9/kaggle-2000.txt",
     "17clue": "sudoku-9x9/17clue-5000.txt",

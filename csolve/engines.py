@@ -46,19 +46,26 @@ class Engine:
 
 
 def all_engines() -> dict[str, Engine]:
-    from csolve.plugins import _collect
+    return _engines_and_conflicts()[0]
 
+
+def _engines_and_conflicts() -> tuple[dict[str, Engine], dict]:
+    from csolve.plugins import collect_named
+
+    found, conflicts = collect_named("csolve_register_engines", "engine")
     engines: dict[str, Engine] = {}
-    for engine, plugin in _collect("csolve_register_engines"):
+    for engine, plugin in found.values():
         if not engine.origin:
             engine = replace(engine, origin=plugin)
         engines[engine.name] = engine
-    return engines
+    return engines, conflicts
 
 
 def get_engine(name: str) -> Engine:
     """A registered engine by name; an unknown name is a one-line error."""
-    engines = all_engines()
+    engines, conflicts = _engines_and_conflicts()
+    if name in conflicts:
+        raise conflicts[name]
     if name not in engines:
         known = ", ".join(sorted({GENERIC, *engines}))
         raise UnknownNameError(f"unknown engine {name!r}; known: {known}")

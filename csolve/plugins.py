@@ -1,13 +1,22 @@
 """The plugin manager: one per process, loading the ``csolve`` entry points lazily, once.
 
 Set ``CSOLVE_LOAD_PLUGINS`` to a comma-separated list of entry-point names to load only those
-(an empty string loads none), e.g. to debug a misbehaving third-party plugin.
+(an empty string loads only the core), e.g. to debug a misbehaving third-party plugin. The
+core plugin (``csolve.builtins``: the generic rules, the backends, the learning engine) is
+always loaded.
+
+A plugin cannot take csolve down: one that fails to import, or whose hook raises, is reported
+once on stderr in one line naming the plugin and its distribution (``CSOLVE_DEBUG=1`` adds the
+traceback), and everything else keeps working. Two plugins registering the same name (puzzle
+type, rule, engine, backend) is an error naming both, raised when that name is used.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import threading
+import traceback
 from dataclasses import dataclass
 from importlib import metadata
 from typing import Any
@@ -15,40 +24,184 @@ from typing import Any
 import pluggy
 
 from csolve import hookspecs
+from csolve.errors import CsolveError
 
 ENTRY_POINT_GROUP = "csolve"
+CORE = "core"
+CORE_MODULE = "csolve.builtins"
 
 _pm: pluggy.PluginManager | None = None
 _lock = threading.RLock()
+_dists: dict[str, tuple[str, str]] = {}  # plugin name -> (distribution, version)
+_reported: set[str] = set()
+
+
+class PluginConflictError(CsolveError):
+    """Two plugins registered the same name."""
+
+
+def debug_enabled() -> bool:
+    return os.environ.get("CSOLVE_DEBUG", "") not in ("", "0")
+
+
+def describe(plugin_name: str) -> str:
+    """``'name' (distribution version)``: how messages name a plugin."""
+    dist, version = _dists.get(plugin_name, ("registered in code", ""))
+    return f"plugin {plugin_name!r} ({dist}{' ' + version if version else ''})"
+
+
+def report_failure(plugin_name: str, what: str, error: BaseException) -> None:
+    """One line on stderr, once per plugin and stage; the traceback with ``CSOLVE_DEBUG=1``."""
+    key = f"{plugin_name}\0{what}"
+    with _lock:
+        if key in _reported:
+            return
+        _reported.add(key)
+    msg = str(error).strip().splitlines()
+    detail = f"{type(error).__name__}: {msg[0]}" if msg else type(error).__name__
+    hint = "" if debug_enabled() else " (CSOLVE_DEBUG=1 shows the traceback)"
+    sys.stderr.write(f"csolve: warning: {describe(plugin_name)} {what}: {detail}; "
+                     f"skipped{hint}\n")
+    if debug_enabled():
+        traceback.print_exception(error, file=sys.stderr)
+
+
+def _entry_points() -> list[metadata.EntryPoint]:
+    """The group's entry points, first of each name (a name installed twice counts once)."""
+    seen: dict[str, metadata.EntryPoint] = {}
+    try:
+        eps = metadata.entry_points(group=ENTRY_POINT_GROUP)
+    except Exception as e:  # a broken distribution's metadata
+        report_failure("?", "metadata could not be read", e)
+        return []
+    for ep in eps:
+        seen.setdefault(ep.name, ep)
+    return list(seen.values())
+
+
+def _register(pm: pluggy.PluginManager, name: str, load: Any) -> None:
+    try:
+        plugin = load()
+        pm.register(plugin, name=name)
+    except Exception as e:
+        report_failure(name, "failed to load", e)
+        if pm.get_plugin(name) is not None:
+            pm.unregister(name=name)
+
+
+def _check_pending(pm: pluggy.PluginManager) -> None:
+    """Drop the plugins that implement hooks csolve does not have (a typo, an old API)."""
+    while True:
+        try:
+            pm.check_pending()
+            return
+        except pluggy.PluginValidationError as e:
+            name = pm.get_name(e.plugin) or "?"
+            report_failure(name, "failed to load", e)
+            pm.unregister(e.plugin)
 
 
 def get_plugin_manager() -> pluggy.PluginManager:
-    """The process-wide plugin manager, with every allowed entry point loaded."""
+    """The process-wide plugin manager, with the core and every allowed entry point loaded."""
     global _pm
     with _lock:
         if _pm is None:
             pm = pluggy.PluginManager("csolve")
             pm.add_hookspecs(hookspecs)
             allow = os.environ.get("CSOLVE_LOAD_PLUGINS")
-            if allow is None:
-                pm.load_setuptools_entrypoints(ENTRY_POINT_GROUP)
-            else:
-                names = {n.strip() for n in allow.split(",") if n.strip()}
-                for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
-                    if ep.name in names and pm.get_plugin(ep.name) is None:
-                        pm.register(ep.load(), name=ep.name)
-            pm.check_pending()
+            names = None if allow is None else {n.strip() for n in allow.split(",") if n.strip()}
+            _dists.clear()
+
+            def core() -> Any:
+                import importlib
+
+                return importlib.import_module(CORE_MODULE)
+
+            for ep in _entry_points():
+                dist = getattr(ep, "dist", None)
+                _dists[ep.name] = ((dist.name, dist.version) if dist is not None
+                                   else ("unknown distribution", ""))
+                if ep.value == CORE_MODULE:  # registered below under its own name
+                    _dists[CORE] = _dists.pop(ep.name)
+                    continue
+                if names is None or ep.name in names:
+                    _register(pm, ep.name, ep.load)
+            _dists.setdefault(CORE, ("csolve", _version()))
+            _register(pm, CORE, core)
+            _check_pending(pm)
             _pm = pm
         return _pm
 
 
+def _version() -> str:
+    from csolve import __version__
+
+    return __version__
+
+
+def reset() -> None:
+    """Forget the plugin manager (and which failures were reported): the next use loads the
+    entry points again. For tests that install plugins on the fly."""
+    global _pm
+    with _lock:
+        _pm = None
+        _reported.clear()
+
+
+def call_hook(hook_name: str, **kwargs: Any) -> None:
+    """Call every plugin's ``hook_name``; a plugin whose hook raises is reported and skipped."""
+    pm = get_plugin_manager()
+    for impl in getattr(pm.hook, hook_name).get_hookimpls():
+        try:
+            impl.function(**kwargs)
+        except Exception as e:
+            report_failure(impl.plugin_name, f"failed in {hook_name}", e)
+
+
 def _collect(hook_name: str) -> list[tuple[Any, str]]:
-    """Call a ``register``-style hook; returns (item, plugin name) pairs."""
+    """Call a ``register``-style hook; returns (item, plugin name) pairs. A plugin whose hook
+    raises contributes nothing (not even what it registered before raising)."""
     pm = get_plugin_manager()
     items: list[tuple[Any, str]] = []
     for impl in getattr(pm.hook, hook_name).get_hookimpls():
-        impl.function(lambda item, _n=impl.plugin_name: items.append((item, _n)))
+        mine: list[Any] = []
+        try:
+            impl.function(mine.append)
+        except Exception as e:
+            report_failure(impl.plugin_name, f"failed in {hook_name}", e)
+            continue
+        items.extend((item, impl.plugin_name) for item in mine)
     return items
+
+
+def collect_named(hook_name: str, what: str) -> tuple[dict[str, tuple[Any, str]],
+                                                      dict[str, PluginConflictError]]:
+    """A ``register``-style hook's items by ``name``: ({name: (item, plugin)}, {name: error})
+    where the errors are the names two plugins registered (neither is used). Each conflict is
+    reported once on stderr; using the name raises its error."""
+    found: dict[str, tuple[Any, str]] = {}
+    owners: dict[str, list[str]] = {}
+    for item, plugin in _collect(hook_name):
+        name = item.name
+        owners.setdefault(name, [])
+        if plugin not in owners[name]:
+            owners[name].append(plugin)
+        found.setdefault(name, (item, plugin))
+    conflicts: dict[str, PluginConflictError] = {}
+    for name, who in owners.items():
+        if len(who) > 1:
+            plugins = " and ".join(describe(p) for p in who)
+            conflicts[name] = PluginConflictError(
+                f"{what} {name!r} is registered by both {plugins}; remove one, or choose "
+                f"with CSOLVE_LOAD_PLUGINS")
+            del found[name]
+            key = f"conflict\0{what}\0{name}"
+            with _lock:
+                first = key not in _reported
+                _reported.add(key)
+            if first:
+                sys.stderr.write(f"csolve: warning: {conflicts[name]}\n")
+    return found, conflicts
 
 
 @dataclass(frozen=True)
@@ -62,15 +215,9 @@ class PluginInfo:
 def list_plugins() -> list[PluginInfo]:
     """Every registered plugin, with the distribution it comes from and the hooks it uses."""
     pm = get_plugin_manager()
-    dists = {id(p): d for p, d in pm.list_plugin_distinfo()}
     out = []
     for name, plugin in pm.list_name_plugin():
-        dist = dists.get(id(plugin))
+        dist, version = _dists.get(name, ("(registered in code)", ""))
         hooks = tuple(sorted(h.name for h in pm.get_hookcallers(plugin) or []))
-        out.append(PluginInfo(
-            name=name,
-            version=dist.version if dist else "",
-            dist=dist.project_name if dist else "(registered in code)",
-            hooks=hooks,
-        ))
+        out.append(PluginInfo(name=name, version=version, dist=dist, hooks=hooks))
     return sorted(out, key=lambda p: p.name)

@@ -8,12 +8,12 @@ turn that into a one-line :class:`~csolve.errors.PuzzleInputError` naming file a
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from csolve.errors import PuzzleInputError
+from csolve.inputs import load_json
 
 G = TypeVar("G")
 
@@ -34,10 +34,7 @@ def tokens_with_columns(text: str) -> list[tuple[str, int]]:
 def read_json_grid(source: str, line_no: int, text: str,
                    build: Callable[[list[list[str]]], G]) -> tuple[G, dict[str, Any]]:
     """The grid of one JSON-lines record (its ``grid``: a list of row strings) and the record."""
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise PuzzleInputError(source, line_no, e.colno, f"bad JSON: {e.msg}") from None
+    obj = load_json(text, source, line_no)
     grid = obj.get("grid") if isinstance(obj, dict) else None
     if not isinstance(grid, list) or not grid or not all(isinstance(r, str) for r in grid):
         raise PuzzleInputError(source, line_no, None,
@@ -47,3 +44,17 @@ def read_json_grid(source: str, line_no: int, text: str,
     except GridError as e:
         where = f"grid row {e.row + 1}" + (f", cell {e.col + 1}" if e.col is not None else "")
         raise PuzzleInputError(source, line_no, None, f"{where}: {e.message}") from None
+
+
+def in_format(found: list[tuple[int, G, dict]], fmt: str | None, source: str
+              ) -> list[tuple[int, G, dict]]:
+    """``found`` (first line, grid, meta with its ``format``) when every puzzle is in ``fmt``
+    (``--format``); a puzzle in another format is a one-line error at its line."""
+    if fmt is None:
+        return found
+    for line, _grid, meta in found:
+        if meta["format"] != fmt:
+            raise PuzzleInputError(source, line, None,
+                                   f"a {meta['format']} puzzle where the format asked for is "
+                                   f"{fmt}")
+    return found

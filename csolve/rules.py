@@ -22,22 +22,46 @@ class Rule:
 
 
 def all_rules() -> dict[str, Rule]:
-    from csolve.plugins import _collect
+    return _rules_and_conflicts()[0]
 
+
+def _rules_and_conflicts() -> tuple[dict[str, Rule], dict]:
+    from csolve.plugins import collect_named
+
+    found, conflicts = collect_named("csolve_register_rules", "rule")
     rules: dict[str, Rule] = {}
-    for rule, plugin in _collect("csolve_register_rules"):
+    for rule, plugin in found.values():
         if not rule.origin:
             rule = Rule(rule.name, rule.kernel, rule.description, plugin)
         rules[rule.name] = rule
-    return rules
+    return rules, conflicts
 
 
 def kernel_paths(names: tuple[str, ...]) -> tuple[str, ...]:
     """The kernel paths of rules given by name, in order."""
-    rules = all_rules()
+    rules, conflicts = _rules_and_conflicts()
     out = []
     for n in names:
+        if n in conflicts:
+            raise conflicts[n]
         if n not in rules:
             raise UnknownNameError(f"unknown rule {n!r}; known: {', '.join(sorted(rules))}")
         out.append(rules[n].kernel)
+    return tuple(out)
+
+
+#: The rule that keeps all-different groups all different: every model propagates with it
+#: (the search relies on it to keep its states consistent), whatever rules are chosen.
+ALLDIFF_RULE = "elimination"
+
+
+def with_constraints(rules: tuple[str, ...], constraint_rules: tuple[str, ...]) -> tuple[str, ...]:
+    """The rules a model propagates with when ``rules`` are chosen: those rules in their
+    order, :data:`ALLDIFF_RULE` first when they lack it, and then every constraint rule of the
+    puzzle type they lack (the puzzle's own constraints: chosen rules add deductions, they
+    never take a constraint away)."""
+    out = list(dict.fromkeys(rules))
+    if ALLDIFF_RULE not in out:
+        out.insert(0, ALLDIFF_RULE)
+    out += [r for r in constraint_rules if r not in out]
     return tuple(out)

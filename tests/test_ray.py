@@ -20,7 +20,7 @@ from csolve.backends.base import GroupJob
 from csolve.errors import UnknownNameError
 from csolve.kernels import abi
 from csolve.search import kernels_for_model, new_ctrl
-from csolve.solver import SolveOptions, Status, solve_puzzle
+from csolve.solver import SolveOptions, Status, solve_one
 
 ray = pytest.importorskip("ray")  # CI installs the extra; without it only these skip
 
@@ -66,7 +66,7 @@ def cluster():
 def serial_counts(sudoku):
     out = {}
     for text in (*UNDER, LONG):
-        r = solve_puzzle(sudoku, one(sudoku, text), SolveOptions(limit=0))
+        r = solve_one(sudoku, one(sudoku, text), SolveOptions(limit=0))
         assert r.exact
         out[text] = r.count
     return out
@@ -81,13 +81,13 @@ def ray_options(workers: int, **kw) -> SolveOptions:
 def test_exact_counts_equal_serial(sudoku, cluster, serial_counts, workers):
     for text in UNDER:
         p = one(sudoku, text)
-        r = solve_puzzle(sudoku, p, ray_options(workers, keep=3))
+        r = solve_one(sudoku, p, ray_options(workers, keep=3))
         assert (r.count, r.exact) == (serial_counts[text], True)
         assert len(r.solutions) == 3
         for s in r.solutions:
             assert sudoku.validate(p, s) == []
-        assert sum(w["nodes"] for w in r.workers) == r.stats["nodes"]
-        assert sum(w["calls"] for w in r.workers) >= 1  # it did go out as tasks
+        assert sum(w["nodes"] for w in r.stats.workers) == r.stats.nodes
+        assert sum(w["calls"] for w in r.stats.workers) >= 1  # it did go out as tasks
 
 
 def test_every_streamed_solution_once_and_valid(sudoku, cluster, serial_counts):
@@ -101,16 +101,16 @@ def test_every_streamed_solution_once_and_valid(sudoku, cluster, serial_counts):
         assert sudoku.validate(p, s) == []
         seen.add(tuple(np.asarray(s).ravel().tolist()))
 
-    r = solve_puzzle(sudoku, p, ray_options(3), on_solution=on_solution)
+    r = solve_one(sudoku, p, ray_options(3), on_solution=on_solution)
     assert r.count == len(seen) == serial_counts[text] and r.exact
 
 
 def test_limit_and_first_solution(sudoku, cluster):
     p = one(sudoku, UNDER[2])
-    r = solve_puzzle(sudoku, p, SolveOptions(limit=1000, backend="ray", workers=2, keep=2,
+    r = solve_one(sudoku, p, SolveOptions(limit=1000, backend="ray", workers=2, keep=2,
                                              backend_options=FAST, escalate_after=0))
     assert (r.count, r.exact, len(r.solutions)) == (1000, False, 2)
-    r = solve_puzzle(sudoku, one(sudoku, HEAVY),
+    r = solve_one(sudoku, one(sudoku, HEAVY),
                      SolveOptions(limit=1, backend="ray", workers=2, backend_options=FAST))
     assert r.status is Status.SOLVED
     assert sudoku.validate(r.puzzle, r.solutions[0]) == []
@@ -119,12 +119,12 @@ def test_limit_and_first_solution(sudoku, cluster):
 def test_tasks_run_on_both_nodes(sudoku, cluster, serial_counts):
     nodes: set[str] = set()
     for _ in range(50):  # the second node's workers may take seconds to start
-        r = solve_puzzle(sudoku, one(sudoku, LONG), ray_options(4))
+        r = solve_one(sudoku, one(sudoku, LONG), ray_options(4))
         assert (r.count, r.exact) == (serial_counts[LONG], True)
-        nodes |= {w["node"] for w in r.workers if w["worker"] != "driver" and w["calls"]}
+        nodes |= {w["node"] for w in r.stats.workers if w["worker"] != "driver" and w["calls"]}
         if len(nodes) == 2:
             break
-    assert len(nodes) == 2, r.workers
+    assert len(nodes) == 2, r.stats.workers
 
 
 def _ray_workers_running(task: str) -> list[int]:
@@ -155,7 +155,7 @@ def _ray_workers_running(task: str) -> list[int]:
 
 def test_a_worker_killed_mid_count_loses_nothing(sudoku, cluster, serial_counts):
     result = {}
-    t = threading.Thread(target=lambda: result.update(r=solve_puzzle(
+    t = threading.Thread(target=lambda: result.update(r=solve_one(
         sudoku, one(sudoku, LONG), ray_options(2, backend_options={"probe": 0.0,
                                                                   "slice_ms": 200}))))
     t.start()
@@ -173,7 +173,7 @@ def test_a_worker_killed_mid_count_loses_nothing(sudoku, cluster, serial_counts)
 
 
 def test_time_limit_ends_the_search(sudoku, cluster):
-    r = solve_puzzle(sudoku, one(sudoku, HEAVY), ray_options(2, timeout=0.5))
+    r = solve_one(sudoku, one(sudoku, HEAVY), ray_options(2, timeout=0.5))
     assert r.status is Status.TIMEOUT and not r.exact
 
 
@@ -185,7 +185,7 @@ def test_stop_flag_ends_the_search(sudoku, cluster):
         from_tasks.set()
 
     result = {}
-    t = threading.Thread(target=lambda: result.update(r=solve_puzzle(
+    t = threading.Thread(target=lambda: result.update(r=solve_one(
         sudoku, one(sudoku, HEAVY), ray_options(2), on_solution=on_solution, ctrl=ctrl)))
     t.start()
     assert from_tasks.wait(120)
@@ -275,7 +275,7 @@ def test_cli_count_and_generate(cluster, tmp_path, capsys, serial_counts):
     f.write_text(UNDER[3] + "\n")
     args = ["solve", "sudoku", str(f), "--count", "--workers", "2"]
     on_ray = run(capsys, *args, "--backend", "ray", "-O", "slice_ms=20")
-    serial = run(capsys, *args, "--backend", "serial")
+    serial = run(capsys, "solve", "sudoku", str(f), "--count", "--backend", "serial")
     assert on_ray == serial == (0, f"{serial_counts[UNDER[3]]}\n", "")
     gen = ["generate", "sudoku", "--count", "3", "--seed", "7", "--workers", "2"]
     on_ray = run(capsys, *gen, "--backend", "ray")
@@ -286,7 +286,7 @@ def test_cli_count_and_generate(cluster, tmp_path, capsys, serial_counts):
     assert code == 0 and "ray" in listed
     f.write_text(HEAVY + "\n")
     assert run(capsys, *args, "--backend", "ray", "-O", "slice_ms=0") == (
-        2, "", "csolve: error: -O slice_ms wants milliseconds > 0, got 0\n")
+        2, "", "csolve: error: -O slice_ms wants milliseconds > 0, got 0.0\n")
 
 
 def test_without_ray_one_line_error(monkeypatch, capsys):
@@ -368,10 +368,10 @@ def test_node_budget_gives_the_search_up(sudoku, cluster):
 
 def test_learning_engine_searches_on_ray(sudoku, cluster, serial_counts):
     p = one(sudoku, UNDER[1])
-    r = solve_puzzle(sudoku, p, SolveOptions(limit=0, backend="ray", workers=2, keep=2,
+    r = solve_one(sudoku, p, SolveOptions(limit=0, backend="ray", workers=2, keep=2,
                                              engine="learning", backend_options=FAST))
     assert (r.count, r.exact, r.engine) == (serial_counts[UNDER[1]], True, "learning")
-    assert sum(w["calls"] for w in r.workers) >= 1
+    assert sum(w["calls"] for w in r.stats.workers) >= 1
     for s in r.solutions:
         assert sudoku.validate(p, s) == []
 

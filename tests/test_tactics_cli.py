@@ -11,7 +11,7 @@ import pytest
 from csolve.cli import main
 from csolve.grading import LEVELS, rate
 
-from .conftest import shared_file
+from .helpers import shared_file
 
 # from puzzles/sudoku/9x9-hard.txt: needs locked candidates, no guess
 MEDIUM = "7.8...9.....6.7...5...2........9...68....35.92..1........8.4...........748.35..6."

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
-from csolve.backends.base import Backend, SearchJob, SearchOutcome
+from csolve.backends.base import Backend, GroupJob, SearchJob, SearchOutcome
 from csolve.errors import UnknownNameError
 
-__all__ = ["Backend", "SearchJob", "SearchOutcome", "all_backends", "get_backend"]
+__all__ = ["Backend", "GroupJob", "SearchJob", "SearchOutcome", "all_backends", "get_backend"]
 
 
 def _registered() -> dict[str, Backend]:
-    from csolve.plugins import _collect
+    """Every registered backend, available here or not."""
+    return _backends_and_conflicts()[0]
 
-    out: dict[str, Backend] = {}
-    for backend, _plugin in _collect("csolve_register_backends"):
-        out[backend.name] = backend
-    return out
+
+def _backends_and_conflicts() -> tuple[dict[str, Backend], dict]:
+    from csolve.plugins import collect_named
+
+    found, conflicts = collect_named("csolve_register_backends", "backend")
+    return {name: b for name, (b, _plugin) in found.items()}, conflicts
 
 
 def all_backends() -> dict[str, Backend]:
@@ -23,9 +26,11 @@ def all_backends() -> dict[str, Backend]:
 
 
 def get_backend(name: str) -> Backend:
-    backends = _registered()
+    backends, conflicts = _backends_and_conflicts()
     backend = backends.get(name)
     if backend is None:
+        if name in conflicts:
+            raise conflicts[name]
         known = sorted(n for n, b in backends.items() if b.available())
         raise UnknownNameError(f"unknown backend {name!r} (known: {', '.join(known)})")
     if not backend.available():

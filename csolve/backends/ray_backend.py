@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from csolve.backends.base import Backend, GroupJob, SearchJob, SearchOutcome
+from csolve.backends.base import PROBE_OPTION, Backend, GroupJob, SearchJob, SearchOutcome
 from csolve.backends.ray_cluster import INSTALL_HINT, connect, ray_installed
 from csolve.backends.serial import probe_alone
 from csolve.errors import UnknownNameError
@@ -126,12 +126,14 @@ class RayBackend(Backend):
                    "tasks (local or a cluster) for time slices and unexplored nodes come back")
     requires = INSTALL_HINT
     options = {
-        "address": "Ray cluster to join: auto (one started with 'ray start') or HOST:PORT; "
-                   "default: RAY_ADDRESS, else a local cluster started and stopped by csolve",
-        "slice_ms": f"milliseconds a task searches before returning its nodes (default "
-                    f"{SLICE_SECONDS * 1000:g}); for a file's puzzles, what a chunk of them "
-                    f"is sized to take (default {GROUP_TASK_SECONDS * 1000:g})",
-        "probe": "seconds the calling process searches alone before fanning out",
+        "address": (str, "Ray cluster to join: auto (one started with 'ray start') or "
+                         "HOST:PORT; default: RAY_ADDRESS, else a local cluster started and "
+                         "stopped by csolve"),
+        "slice_ms": (float, f"milliseconds a task searches before returning its nodes "
+                            f"(default {SLICE_SECONDS * 1000:g}); for a file's puzzles, what a "
+                            f"chunk of them is sized to take (default "
+                            f"{GROUP_TASK_SECONDS * 1000:g})"),
+        **PROBE_OPTION,
     }
 
     def __init__(self) -> None:

@@ -65,7 +65,8 @@ def connect(address: str | None = None) -> ModuleType:
                 _reachable(address)
                 ray.init(address=address, **quiet)
             else:
-                ray.init(address="local", num_cpus=local_cores(), **quiet)
+                ray.init(address="local", num_cpus=local_cores(),
+                         _node_ip_address="127.0.0.1", **quiet)  # this machine only
         except (OSError, ValueError, RuntimeError) as e:
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
             where = f"at {address}" if address else "locally"

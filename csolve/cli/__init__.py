@@ -29,7 +29,9 @@ def _click_exception_modules() -> list:
 def main() -> None:
     """Entry point: run the app, turning known errors into one line and an exit code."""
     from csolve.errors import CsolveError, ExitCode
+    from csolve.kernels import diskcache
 
+    diskcache.announce_compiles = True  # say so when a first run compiles (not numba: lazy)
     try:
         rv = app(standalone_mode=False)
     except CsolveError as e:
@@ -47,11 +49,20 @@ def main() -> None:
             sys.exit(int(ExitCode.INTERRUPTED))
         for mod in _click_exception_modules():
             if isinstance(e, mod.ClickException):
-                e.show()
+                sys.stderr.write(f"csolve: error: {_one_line(e, mod)}\n")
                 sys.exit(int(ExitCode.BAD_INPUT))
         raise
     if isinstance(rv, int) and rv:
         sys.exit(rv)
+
+
+def _one_line(e, mod) -> str:
+    """A usage error as one line: click's message, and where to find the command's help."""
+    message = " ".join(e.format_message().split())
+    ctx = getattr(e, "ctx", None)
+    if isinstance(e, mod.UsageError) and ctx is not None:
+        message += f" (see '{ctx.command_path} --help')"
+    return message
 
 
 def run() -> None:

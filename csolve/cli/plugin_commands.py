@@ -6,6 +6,6 @@ import typer
 
 
 def register_plugin_commands(app: typer.Typer) -> None:
-    from csolve.plugins import get_plugin_manager
+    from csolve.plugins import call_hook
 
-    get_plugin_manager().hook.csolve_register_commands(cli=app)
+    call_hook("csolve_register_commands", cli=app)

@@ -3,17 +3,45 @@
 from __future__ import annotations
 
 import json
+import time
 from typing import Annotated
 
 import typer
 
-from csolve.cli.app import EXIT_CODES_HELP, app
+from csolve.cli.app import app, examples
 from csolve.cli.common import FileArg, FormatOpt, Output, PuzzleArg, default_output, load_puzzles
+from csolve.cli.render import EXPLAIN_OUTPUT_HELP, ExplainOutput
 
 _TACTICS = "Tactics, comma-separated, easiest first (see list-tactics); default: all."
 _OUTPUT = "pretty (terminal default), line (pipe default), json (one object per line)."
 TacticsOpt = Annotated[str | None, typer.Option(help=_TACTICS)]
 StepOutputOpt = Annotated[Output | None, typer.Option(help=_OUTPUT)]
+# -- time limits (--timeout): a puzzle over it is reported as "timeout", exit code 3 --------
+TimeoutOpt = Annotated[float | None, typer.Option(
+    "--timeout", min=0.0, help="Seconds per puzzle (search and steps); over it: timeout, exit 3.")]
+
+
+class _TimedOut(Exception):
+    """A puzzle ran past ``--timeout``."""
+
+
+def _solution_within(ptype, p, timeout: float | None):
+    """(solutions up to 2, the first) as grading.find_solution, within ``timeout``."""
+    from csolve.grading import find_solution
+
+    if timeout is None:
+        return find_solution(ptype, p)
+    from csolve.solver import SolveOptions, Status, solve_one
+
+    r = solve_one(ptype, p, SolveOptions(limit=2, timeout=timeout))
+    if r.status is Status.TIMEOUT:
+        raise _TimedOut
+    return r.count, (r.solutions[0] if r.solutions else None)
+
+
+def _timeout_line(p, timeout: float | None) -> str:
+    return f"{p.where}: timeout: no answer within {timeout:g} s"
+# -----------------------------------------------------------------------------------------
 
 
 def parse_tactics(text: str | None) -> tuple[str, ...] | None:
@@ -33,7 +61,8 @@ def tactics_as_rules(ptype, tactics: tuple[str, ...] | None) -> tuple[str, ...] 
     return tuple(dict.fromkeys(("elimination", *chosen)))
 
 
-@app.command("list-tactics")
+@app.command("list-tactics", epilog=examples("csolve list-tactics sudoku",
+                                              "csolve list-tactics str8ts"))
 def list_tactics_cmd(
     puzzle: PuzzleArg,
 ) -> None:
@@ -41,7 +70,7 @@ def list_tactics_cmd(
     from rich.console import Console
     from rich.table import Table
 
-    from csolve.grading import TACTIC_LEVEL
+    from csolve.grading import level_of
     from csolve.logic import LABELS
     from csolve.puzzle import get_puzzle_type
     from csolve.rules import all_rules
@@ -53,23 +82,32 @@ def list_tactics_cmd(
         table.add_column(col)
     for t in ptype.tactics:
         r = rules.get(t)
-        table.add_row(t, LABELS.get(t, t), TACTIC_LEVEL.get(t, "expert"),
+        table.add_row(t, LABELS.get(t, t), level_of(ptype, t),
                       r.description if r else "")
     Console(soft_wrap=True).print(table)
 
 
-def _explain_one(ptype, p, tactics, limit=None):
-    from csolve.grading import find_solution, rate_steps, stepper
+def _explain_one(ptype, p, tactics, limit=None, timeout=None):
+    from csolve.grading import rate_steps, stepper
 
-    count, solution = find_solution(ptype, p)
+    deadline = None if timeout is None else time.monotonic() + timeout
+    count, solution = _solution_within(ptype, p, timeout)
     st = stepper(ptype, p, tactics, solution)
-    steps = list(st.steps(limit))
-    rating = rate_steps(steps, min(count, 2))
+    steps = []
+    for step in st.steps(limit):
+        steps.append(step)
+        if deadline is not None and time.monotonic() > deadline:
+            raise _TimedOut
+    rating = rate_steps(steps, min(count, 2), ptype)
     return st, steps, rating, count, solution
 
 
+SEVERAL = "the puzzle has several solutions, so no logic alone can finish it; these steps reach one"
+
+
 def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | None,
-                    fmt: str | None, limit: int | None = None) -> int:
+                    fmt: str | None, limit: int | None = None,
+                    timeout: float | None = None) -> int:
     """Print the steps for every puzzle of a file (or the first ``limit`` of each)."""
     from rich.console import Console
 
@@ -81,7 +119,13 @@ def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | 
     con = Console(highlight=False, soft_wrap=True)
     code = ExitCode.OK
     for p in puzzles:
-        st, steps, rating, count, solution = _explain_one(ptype, p, chosen, limit)
+        try:
+            st, steps, rating, count, solution = _explain_one(ptype, p, chosen, limit, timeout)
+        except _TimedOut:
+            code = ExitCode.TIMEOUT
+            con.print(json.dumps({"puzzle": p.index + 1, "line": p.line, "status": "timeout"})
+                      if out is Output.json else _timeout_line(p, timeout), markup=False)
+            continue
         namer = st.board.namer
         if count == 0:
             code = ExitCode.NO_SOLUTION
@@ -96,6 +140,9 @@ def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | 
             continue
         if out is Output.pretty:
             con.print(f"[bold]{p.where}[/]")
+            if st.skipped:
+                con.print(f"(no step-by-step form for {', '.join(st.skipped)}: what it "
+                          "deduces shows as guesses)", markup=False)
         for i, s in enumerate(steps, 1):
             prefix = f"{i:4d}. " if out is Output.pretty else ""
             style = "[yellow]" if s.tactic == "guess" else ""
@@ -109,59 +156,79 @@ def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | 
         if count == 0:
             why = st.board.broken() or "the search finds no solution"
             con.print(f"no solution: {why}", markup=False)
-        elif out is Output.pretty:
-            more = " (not unique: it has more than one solution)" if count > 1 else ""
-            con.print(f"solved in {rating.steps} steps and {rating.guesses} guesses: "
-                      f"{rating.level}{more}")
-            con.print(ptype.render(p, st.values() if st.board.solved() else solution))
+        elif count > 1:
+            con.print(f"{rating.level}: {SEVERAL} ({rating.steps} steps, {rating.guesses} "
+                      "guesses)", markup=False)
+        if count and out is Output.pretty:
+            if count == 1:
+                con.print(f"solved in {rating.steps} steps and {rating.guesses} guesses: "
+                          f"{rating.level}")
+            con.print(ptype.render(p, ptype.decode(p, st.masks()) if st.board.solved()
+                                   else solution))
     return int(code)
 
 
-@app.command(epilog=EXIT_CODES_HELP)
+@app.command(epilog=examples(
+    "csolve explain sudoku puzzles/sudoku/9x9-hard.txt",
+    "csolve explain sudoku puzzles/sudoku/9x9-hard.txt --tactics naked-pair,x-wing --output json",
+    "csolve explain sudoku puzzles/sudoku/9x9-hard.txt --output html > steps.html",
+    exit_codes=True))
 def explain(
     puzzle: PuzzleArg,
     file: FileArg,
     tactics: TacticsOpt = None,
-    output: StepOutputOpt = None,
+    output: Annotated[ExplainOutput | None, typer.Option(help=EXPLAIN_OUTPUT_HELP)] = None,
     fmt: FormatOpt = None,
+    timeout: TimeoutOpt = None,
 ) -> None:
     """Solve step by step in words: tactic, cells, values placed or removed, and why."""
-    code = explain_puzzles(puzzle, file, tactics, output, fmt)
+    if output in (ExplainOutput.svg, ExplainOutput.html):
+        from csolve.cli.render import explain_pictures
+
+        raise typer.Exit(explain_pictures(puzzle, file, tactics, output, fmt))
+    code = explain_puzzles(puzzle, file, tactics, output and Output(output.value), fmt,
+                           timeout=timeout)
     if code:
         raise typer.Exit(code)
 
 
-@app.command(epilog=EXIT_CODES_HELP)
+@app.command(epilog=examples("csolve hint sudoku puzzles/sudoku/9x9-hard.txt", exit_codes=True))
 def hint(
     puzzle: PuzzleArg,
     file: FileArg,
     tactics: TacticsOpt = None,
     output: StepOutputOpt = None,
     fmt: FormatOpt = None,
+    timeout: TimeoutOpt = None,
 ) -> None:
     """The next step only (for each puzzle in FILE)."""
-    code = explain_puzzles(puzzle, file, tactics, output, fmt, limit=1)
+    code = explain_puzzles(puzzle, file, tactics, output, fmt, limit=1, timeout=timeout)
     if code:
         raise typer.Exit(code)
 
 
-@app.command(epilog=EXIT_CODES_HELP)
+@app.command(epilog=examples("csolve rate sudoku puzzles/sudoku/9x9-hard.txt",
+                            "csolve rate sudoku puzzles/sudoku/9x9-hard.txt --output json",
+                            exit_codes=True))
 def rate(
     puzzle: PuzzleArg,
     file: FileArg,
     tactics: TacticsOpt = None,
     output: StepOutputOpt = None,
     fmt: FormatOpt = None,
+    timeout: TimeoutOpt = None,
 ) -> None:
-    """Grade each puzzle: level (easy, medium, hard, expert, evil), hardest tactic, steps
-    and guesses."""
+    """Grade each puzzle: level, hardest tactic, steps and guesses.
+
+    Levels: easy, medium, hard, expert, evil (a guess was needed), or "not unique" for a
+    puzzle with several solutions."""
     from collections import Counter
 
     from rich.console import Console
     from rich.table import Table
 
     from csolve.errors import ExitCode
-    from csolve.grading import LEVELS, rate_steps
+    from csolve.grading import INVALID, LEVELS, NOT_UNIQUE
 
     ptype, puzzles = load_puzzles(puzzle, file, fmt)
     chosen = parse_tactics(tactics)
@@ -173,8 +240,18 @@ def rate(
     levels: Counter[str] = Counter()
     code = ExitCode.OK
     for p in puzzles:
-        _st, steps, _r, count, _sol = _explain_one(ptype, p, chosen)
-        r = rate_steps(steps, min(count, 2))
+        try:
+            _st, _steps, r, count, _sol = _explain_one(ptype, p, chosen, timeout=timeout)
+        except _TimedOut:
+            code = ExitCode.TIMEOUT
+            if out is Output.json:
+                con.print(json.dumps({"puzzle": p.index + 1, "line": p.line,
+                                      "status": "timeout"}), markup=False)
+            elif out is Output.line:
+                con.print("timeout - - -", markup=False)
+            else:
+                table.add_row(p.where, "timeout", "-", "-", "-")
+            continue
         if count == 0:
             code = ExitCode.NO_SOLUTION
         levels[r.level] += 1
@@ -182,13 +259,14 @@ def rate(
             con.print(json.dumps({"puzzle": p.index + 1, "line": p.line, **r.to_json()}),
                       markup=False)
         elif out is Output.line:
-            con.print(f"{r.level} {r.hardest or '-'} {r.steps} {r.guesses}", markup=False)
+            level = r.level.replace(" ", "-")  # one field: "not-unique"
+            con.print(f"{level} {r.hardest or '-'} {r.steps} {r.guesses}", markup=False)
         else:
             table.add_row(p.where, r.level, r.hardest or "-", str(r.steps), str(r.guesses))
     if out is Output.pretty:
         con.print(table)
         if len(puzzles) > 1:
-            con.print(", ".join(f"{levels[lv]} {lv}" for lv in (*LEVELS, "invalid")
+            con.print(", ".join(f"{levels[lv]} {lv}" for lv in (*LEVELS, NOT_UNIQUE, INVALID)
                                 if levels[lv]))
     if code:
         raise typer.Exit(int(code))

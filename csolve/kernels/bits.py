@@ -20,8 +20,44 @@ def kernel(func=None, **options):
     """
     opts = {"cache": True, "nogil": True, "_nrt": False, **options}
     if func is None:
-        return lambda f: njit(**opts)(f)
-    return njit(**opts)(func)
+        return lambda f: _njit(f, opts)
+    return _njit(func, opts)
+
+
+def _njit(func, opts: dict):
+    """``njit(**opts)(func)``; with nowhere to cache it (numba: "no locator available"), the
+    same kernel compiled in memory only, said once on stderr."""
+    from csolve.kernels.diskcache import listen_for_compiles
+
+    listen_for_compiles()
+    try:
+        dispatcher = njit(**opts)(func)
+    except RuntimeError as e:
+        if not opts.get("cache") or "no locator available" not in str(e):
+            raise
+        from csolve.kernels.diskcache import memory_only
+
+        memory_only("no writable directory to cache compiled kernels in")
+        return njit(**{**opts, "cache": False})(func)
+    if opts.get("cache"):
+        _stamp_dependencies(dispatcher, func)
+    return dispatcher
+
+
+def _stamp_dependencies(dispatcher, func) -> None:
+    """Make the kernel's disk cache stale when any module its module imports changes, not
+    only its own file (see :mod:`csolve.kernels.depends`). Generated kernel modules are
+    skipped: their names already carry that hash."""
+    name = getattr(func, "__module__", None) or ""
+    cache_file = getattr(getattr(dispatcher, "_cache", None), "_cache_file", None)
+    if not name or name.startswith("csolve_kernels_") or cache_file is None:
+        return
+    try:
+        from csolve.kernels.depends import module_digest
+
+        cache_file._source_stamp = (cache_file._source_stamp, module_digest(name))
+    except Exception:  # a numba whose cache differs: numba's own stamp, as before
+        pass
 
 
 @intrinsic

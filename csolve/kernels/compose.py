@@ -4,14 +4,21 @@ numba caches a function by its source file, so a set of rules chosen at run time
 into source: a ``propagate`` that calls each rule directly (as fast as hand-written code),
 followed by the search (the template's DFS, or an engine a plugin registered) and the
 drivers template (batch loop, clue reduction). The file's name carries a hash of every source
-it depends on, so editing a rule, an engine or a template compiles a fresh module instead of
-loading a stale one.
+it depends on - the rules', the engine's, the templates' and every module they import, and
+those import, outside the standard library and numba/numpy - so editing a rule or a helper a
+rule imports compiles a fresh module instead of loading a stale one (numba itself only
+notices edits to the file a kernel is defined in).
+
+With no writable directory at all (a read-only install and home, no usable temporary
+directory) the module is built in memory and compiled without a disk cache, said once on
+stderr.
 """
 
 from __future__ import annotations
 
 import hashlib
 import importlib.util
+import linecache
 import os
 import sys
 import tempfile
@@ -23,6 +30,7 @@ import numba
 
 import csolve
 from csolve.kernels import drivers_template, search_template
+from csolve.kernels.depends import dependency_sources
 
 _PROPAGATE = "from csolve.kernels.default_propagate import propagate  # <propagate>"
 _SEARCH = "from csolve.kernels.search_template import search  # <search>"
@@ -41,18 +49,28 @@ def cache_dir() -> Path:
     return Path(base) / "csolve" / "kernels"
 
 
-def _writable_dir() -> Path:
-    d = cache_dir()
+def _usable(d: Path) -> bool:
     try:
         d.mkdir(parents=True, exist_ok=True)
-        probe = d / f".probe-{os.getpid()}"
+        probe = d / f".probe-{os.getpid()}-{threading.get_ident()}"
         probe.write_text("")
         probe.unlink()
-        return d
+        return True
     except OSError:
-        d = Path(tempfile.gettempdir()) / f"csolve-kernels-{os.getuid()}"
-        d.mkdir(parents=True, exist_ok=True)
+        return False
+
+
+def _writable_dir() -> Path | None:
+    """The cache directory, else one under the temporary directory; None when neither can be
+    written."""
+    d = cache_dir()
+    if _usable(d):
         return d
+    try:
+        tmp = Path(tempfile.gettempdir()) / f"csolve-kernels-{os.getuid()}"
+    except (OSError, FileNotFoundError):  # "no usable temporary directory"
+        return None
+    return tmp if _usable(tmp) else None
 
 
 def _source_of(module_name: str) -> str:
@@ -124,26 +142,57 @@ def kernels_for(kernel_paths: tuple[str, ...], engine: str = "") -> ModuleType:
         if mod is not None:
             return mod
         source = render_source(key[0], engine)
-        digest = hashlib.sha256()
-        digest.update(source.encode())
-        sources = {p.partition(":")[0] for p in (*key[0], *([engine] if engine else []))}
-        for module in sorted(sources | _CORE_MODULES):
-            digest.update(_source_of(module).encode())
-        digest.update(f"{numba.__version__} {csolve.__version__} {sys.version}".encode())
-        name = f"csolve_kernels_{digest.hexdigest()[:20]}"
-        directory = _writable_dir()
-        path = directory / f"{name}.py"
-        if not path.exists():
-            tmp = directory / f".{name}.{os.getpid()}.tmp"
-            tmp.write_text(source, encoding="utf-8")
-            os.replace(tmp, path)
-        spec = importlib.util.spec_from_file_location(name, path)
-        assert spec is not None and spec.loader is not None
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[name] = mod
-        spec.loader.exec_module(mod)
+        name = module_name(source, key[0], engine)
+        mod = _import_generated(name, source)
         _loaded[key] = mod
         return mod
+
+
+def module_name(source: str, kernel_paths: tuple[str, ...], engine: str = "") -> str:
+    """The generated module's name: a hash of its text and of every module it depends on."""
+    digest = hashlib.sha256()
+    digest.update(source.encode())
+    roots = {p.partition(":")[0] for p in (*kernel_paths, *([engine] if engine else []))}
+    for module in sorted(roots | _CORE_MODULES):
+        _source_of(module)  # a rule module that cannot be found is an error, not a skip
+    deps = dependency_sources(roots | _CORE_MODULES | _TEMPLATE_MODULES)
+    for module in sorted(deps):
+        digest.update(f"\0{module}\0".encode())
+        digest.update(deps[module].encode())
+    digest.update(f"{numba.__version__} {csolve.__version__} {sys.version}".encode())
+    return f"csolve_kernels_{digest.hexdigest()[:20]}"
+
+
+def _import_generated(name: str, source: str) -> ModuleType:
+    """Write the module to the cache directory and import it; in memory when nothing is
+    writable (numba then compiles without a disk cache)."""
+    from csolve.kernels.diskcache import memory_only
+
+    directory = _writable_dir()
+    if directory is not None:
+        path = directory / f"{name}.py"
+        try:
+            if not path.exists():
+                tmp = directory / f".{name}.{os.getpid()}.{threading.get_ident()}.tmp"
+                tmp.write_text(source, encoding="utf-8")
+                os.replace(tmp, path)
+        except OSError:
+            directory = None
+    if directory is None:
+        memory_only(f"no writable directory for compiled kernels (tried {cache_dir()} and "
+                    "the temporary directory)")
+        filename = f"<csolve generated kernels {name}>"
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        mod = ModuleType(name)
+        sys.modules[name] = mod
+        exec(compile(source, filename, "exec"), mod.__dict__)
+        return mod
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
 
 
 _CORE_MODULES = {
@@ -151,3 +200,4 @@ _CORE_MODULES = {
     "csolve.kernels.bits",
     "csolve.kernels.state",
 }
+_TEMPLATE_MODULES = {search_template.__name__, drivers_template.__name__}

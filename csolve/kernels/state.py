@@ -12,10 +12,6 @@ CONTRADICTION = -1
 NO_CHANGE = 0
 CHANGED = 1
 
-# Indexes into Workspace.counters.
-COUNT_PASSES = 0  # rule sweeps (one call of each rule in order)
-COUNT_RULE_CALLS = 1
-
 
 @kernel(inline="always")
 def enqueue(ws, c):

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from csolve.errors import PuzzleInputError
+from csolve.inputs import is_number
 from csolve.rowgrid import GridError, read_json_grid, tokens_with_columns
 
 BLACK, WHITE, CLUE = 0, 1, 2
@@ -51,7 +52,7 @@ class KakuroGrid:
 def _sum(text: str, row: int, col: int, what: str) -> int:
     if text == "":
         return 0
-    if not text.isdigit() or not 1 <= int(text) <= MAX_SUM:
+    if not is_number(text) or not 1 <= int(text) <= MAX_SUM:
         raise GridError(row, col, f"{what} sum {text!r} is not a number 1..{MAX_SUM}")
     return int(text)
 
@@ -143,7 +144,7 @@ def _from_json(source: str, line_no: int, text: str) -> tuple[KakuroGrid, dict]:
     for key, size in (("rows", g.rows), ("cols", g.cols)):
         if key in obj and obj[key] != size:
             raise PuzzleInputError(source, line_no, None,
-                                   f"'{key}' is {obj[key]} but the grid has {size}")
+                                   f"'{key}' is {obj[key]!r} but the grid has {size}")
     meta = {k: obj[k] for k in ("id", "source") if k in obj}
     return g, meta
 
@@ -196,3 +197,19 @@ def format_line(g: KakuroGrid, grid: np.ndarray) -> str:
     """The puzzle (or a solution) as one line: rows separated by `` / ``."""
     return " / ".join(" ".join(token(g, r, c, int(grid[r, c])) for c in range(g.cols))
                       for r in range(g.rows))
+
+
+def format_grid(g: KakuroGrid, grid: np.ndarray) -> str:
+    """The puzzle (or a solution) as aligned rows of tokens: ``-`` black, ``D\\R`` clues,
+    ``.`` empty white cells, digits; :func:`parse` reads it back."""
+    def tok(r: int, c: int) -> str:
+        if g.kind[r, c] == CLUE:
+            d, rt = int(g.down[r, c]), int(g.right[r, c])
+            return f"{d if d else ''}\\{rt if rt else ''}"
+        if g.kind[r, c] == WHITE:
+            return str(int(grid[r, c])) if grid[r, c] else "."
+        return "-"
+
+    rows = [[tok(r, c) for c in range(g.cols)] for r in range(g.rows)]
+    width = max(len(t) for row in rows for t in row)
+    return "\n".join(" ".join(t.rjust(width) for t in row).rstrip() for row in rows)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from csolve.errors import PuzzleInputError
+from csolve.inputs import is_number
 from csolve.rowgrid import GridError, read_json_grid, tokens_with_columns
 
 WHITE, BLACK = 0, 1
@@ -63,13 +64,13 @@ def parse_token(tok: str, row: int, col: int, n: int) -> tuple[int, int]:
     if t in ("#", "x"):
         return BLACK, 0
     digit, kind = None, WHITE
-    if len(t) == 1 and t.isdigit():
+    if len(t) == 1 and is_number(t):
         digit = int(t)
     elif len(t) == 1 and t in LETTERS:
         digit, kind = LETTERS.index(t) + 1, BLACK
-    elif len(t) == 2 and t[0] == "#" and t[1].isdigit():
+    elif len(t) == 2 and t[0] == "#" and is_number(t[1]):
         digit, kind = int(t[1]), BLACK
-    elif len(t) == 2 and t[1] == "x" and t[0].isdigit():
+    elif len(t) == 2 and t[1] == "x" and is_number(t[0]):
         digit, kind = int(t[0]), BLACK
     if digit is None:
         raise GridError(row, col, f"bad cell {tok!r} (expected ., 1-9, #, x, #N, Nx or a-i)")
@@ -115,7 +116,7 @@ def _from_rows(source: str, lines: list[tuple[int, str, int]]) -> Str8tsGrid:
 def _from_json(source: str, line_no: int, text: str) -> tuple[Str8tsGrid, dict]:
     g, obj = read_json_grid(source, line_no, text, build)
     if "n" in obj and obj["n"] != g.n:
-        raise PuzzleInputError(source, line_no, None, f"'n' is {obj['n']} but the grid has {g.n}")
+        raise PuzzleInputError(source, line_no, None, f"'n' is {obj['n']!r} but the grid has {g.n}")
     return g, {k: obj[k] for k in ("id", "source") if k in obj}
 
 
@@ -175,3 +176,20 @@ def format_line(g: Str8tsGrid, grid: np.ndarray) -> str:
             else:
                 out.append(str(v) if v else ".")
     return "".join(out)
+
+
+def format_grid(g: Str8tsGrid, grid: np.ndarray) -> str:
+    """The puzzle (or a solution) as n rows of tokens: ``.`` empty, digits, ``#`` black,
+    ``#N`` a black cell holding N; :func:`parse` reads it back."""
+    rows = []
+    for r in range(g.n):
+        toks = []
+        for c in range(g.n):
+            if g.kind[r, c] == BLACK:
+                v = int(g.values[r, c])
+                toks.append(f"#{v}" if v else "#")
+            else:
+                v = int(grid[r, c])
+                toks.append(str(v) if v else ".")
+        rows.append(" ".join(t.rjust(2) for t in toks).rstrip())
+    return "\n".join(rows)

@@ -1,0 +1,72 @@
+"""What every reader of puzzle input agrees on: which characters are digits, and how deep and
+how big a JSON record may be.
+
+Python's ``str.isdigit`` also accepts Arabic-Indic, fullwidth and superscript digits (and
+``int`` refuses some of those), so one reader took ``'٣'`` for 3 while another refused it.
+Input digits are ASCII ``0-9`` everywhere. ``json.loads`` recurses once per nesting level: a
+line of a thousand ``[`` ended in a ``RecursionError``; :func:`load_json` refuses such a
+record (and an oversized one) with a one-line error before decoding it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from csolve.errors import PuzzleInputError
+
+DIGITS = "0123456789"
+#: nesting (arrays and objects inside one another) a JSON puzzle record may have
+MAX_JSON_DEPTH = 32
+#: characters one JSON puzzle record may have (a 64x64 grid of tokens is far below)
+MAX_JSON_CHARS = 1 << 20
+
+_NUMBER = re.compile(r"[0-9]+")
+_SIGNED = re.compile(r"[+-]?[0-9]+")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def is_number(token: str) -> bool:
+    """True for a non-empty run of ASCII digits (no sign, no other script's digits)."""
+    return _NUMBER.fullmatch(token) is not None
+
+
+def is_signed_number(token: str) -> bool:
+    """True for ASCII digits with an optional sign: a number a reader should name when it
+    refuses it (say, a negative one), rather than read its digits alone."""
+    return _SIGNED.fullmatch(token) is not None
+
+
+def json_depth(text: str) -> int:
+    """How deeply arrays and objects nest in ``text`` (brackets inside strings not counted);
+    linear time, no recursion."""
+    depth = deepest = 0
+    for m in _BRACKET.finditer(_STRING.sub('""', text)):
+        if m.group() in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
+
+
+def load_json(text: str, source: str, line: int | None,
+              max_depth: int = MAX_JSON_DEPTH, max_chars: int = MAX_JSON_CHARS) -> Any:
+    """``json.loads(text)``, or a one-line :class:`PuzzleInputError` at ``source:line`` when
+    the text is not JSON, nests deeper than ``max_depth`` or is longer than ``max_chars``."""
+    if len(text) > max_chars:
+        raise PuzzleInputError(source, line, None,
+                               f"JSON record of {len(text):,} characters; at most "
+                               f"{max_chars:,} are read")
+    depth = json_depth(text)
+    if depth > max_depth:
+        raise PuzzleInputError(source, line, None,
+                               f"JSON nested {depth} levels deep; at most {max_depth} are read")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise PuzzleInputError(source, line, e.colno, f"bad JSON: {e.msg}") from None
+    except (RecursionError, ValueError) as e:  # e.g. an integer of too many digits
+        raise PuzzleInputError(source, line, None, f"bad JSON: {e}") from None

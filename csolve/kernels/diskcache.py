@@ -1,0 +1,85 @@
+"""Whether compiled kernels can be cached on disk, and saying once when they cannot.
+
+numba caches a kernel beside its source (``__pycache__``) or in a user cache directory; when
+nothing is writable (a read-only install, a read-only home, no usable temporary directory)
+``cache=True`` raises "no locator available". csolve then compiles in memory: it works, but
+every run compiles again, so it says so once on stderr.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+
+_lock = threading.Lock()
+_said = False
+
+
+def memory_only(reason: str) -> None:
+    """Note that kernels are compiled in memory because of ``reason``; said once per process."""
+    global _said
+    with _lock:
+        if _said:
+            return
+        _said = True
+    sys.stderr.write(f"csolve: warning: {reason}; compiling kernels in memory (no disk cache: "
+                     "every run compiles them again; set CSOLVE_CACHE_DIR to a writable "
+                     "directory to keep them)\n")
+
+
+def warned() -> bool:
+    """True once :func:`memory_only` has spoken (for tests)."""
+    return _said
+
+
+def reset() -> None:
+    global _said
+    with _lock:
+        _said = False
+
+
+#: set by the command line: say on stderr when kernels are being compiled (the first run with
+#: a set of rules takes seconds to a minute; solve's time limit starts after it)
+announce_compiles = False
+_listener = None
+COMPILING = ("csolve: compiling kernels (the first run with these rules and puzzle types; "
+             "cached for later runs); solve's --timeout starts once they are compiled")
+
+
+def listen_for_compiles() -> None:
+    """With :data:`announce_compiles` set, say once on stderr when numba starts compiling a
+    kernel (it compiles only what its disk cache lacks). Called when kernels are defined, so
+    numba is already imported."""
+    global _listener
+    if not announce_compiles:
+        return
+    from numba.core import event
+
+    class Notice(event.Listener):
+        said = False
+
+        def on_start(self, ev) -> None:
+            if not self.said:
+                self.said = True
+                sys.stderr.write(COMPILING + "\n")
+                sys.stderr.flush()
+
+        def on_end(self, ev) -> None:
+            pass
+
+    with _lock:
+        if _listener is not None:
+            return
+        _listener = Notice()
+    event.register("numba:compile", _listener)
+
+
+def stop_listening() -> None:
+    """Undo :func:`listen_for_compiles` (for tests)."""
+    global _listener
+    with _lock:
+        listener, _listener = _listener, None
+    if listener is not None:
+        from numba.core import event
+
+        event.unregister("numba:compile", listener)

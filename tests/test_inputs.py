@@ -1,0 +1,135 @@
+"""Inputs are checked before anything is solved: one line ``file:line:col: problem`` and exit 2.
+
+Digits are ASCII in every reader, JSON records have depth and size limits, a byte-order mark
+is skipped, a negative number is refused, and usage errors are one line too.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from csolve.cli import main
+from csolve.errors import PuzzleInputError
+from csolve.inputs import MAX_JSON_DEPTH, is_number, is_signed_number, json_depth, load_json
+
+from .helpers import PUZZLES
+
+KAKURO_JSON = json.dumps({"rows": 3, "cols": 3,
+                          "grid": ["- 4, 3,", ",4 0 0", ",3 0 0"]})
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    old = sys.argv
+    sys.argv = ["csolve", *args]
+    try:
+        main()
+        code = 0
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
+    finally:
+        sys.argv = old
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line_error(code: int, err: str) -> str:
+    assert code == 2, err
+    assert err.count("\n") == 1 and err.startswith("csolve: error: "), err
+    assert "Traceback" not in err
+    return err
+
+
+def write(tmp_path, data: str | bytes, name: str = "p.txt") -> str:
+    path = tmp_path / name
+    if isinstance(data, bytes):
+        path.write_bytes(data)
+    else:
+        path.write_text(data, encoding="utf-8")
+    return str(path)
+
+
+def test_digits_are_ascii_only():
+    assert is_number("0") and is_number("0123456789") and not is_number("")
+    for foreign in ("٣", "３", "²", "߁", "৩", "-1", "+2", "1.0", " 1"):
+        assert not is_number(foreign), foreign
+    assert is_signed_number("-1") and is_signed_number("+7") and not is_signed_number("-")
+    assert not is_signed_number("-٣")
+
+
+def test_json_depth_and_size_limits():
+    assert json_depth('{"grid": ["[[[", "{{{"]}') == 2  # brackets in strings do not count
+    assert json_depth('"\\"[[[\\""') == 0
+    deep = "[" * (MAX_JSON_DEPTH + 1) + "]" * (MAX_JSON_DEPTH + 1)
+    with pytest.raises(PuzzleInputError, match="nested 33 levels deep"):
+        load_json(deep, "f", 3)
+    with pytest.raises(PuzzleInputError, match="characters"):
+        load_json('"' + "x" * 100 + '"', "f", 1, max_chars=50)
+    with pytest.raises(PuzzleInputError, match="bad JSON"):
+        load_json("{", "f", 1)
+    assert load_json("[" * 32 + "]" * 32, "f", 1) == eval("[" * 32 + "]" * 32)
+
+
+@pytest.mark.parametrize("kind", ["kakuro", "str8ts"])
+def test_deeply_nested_json_is_one_line(capsys, tmp_path, kind):
+    deep = write(tmp_path, '{"grid": ' + "[" * 1000 + "]" * 1000 + "}\n", "deep.jsonl")
+    err = one_line_error(*run(capsys, "solve", kind, deep)[::2])
+    assert "deep.jsonl:1: JSON nested 1001 levels deep" in err
+    huge = write(tmp_path, json.dumps({"grid": ["0 " * 600_000]}) + "\n", "huge.jsonl")
+    assert "characters" in one_line_error(*run(capsys, "solve", kind, huge)[::2])
+
+
+def test_a_negative_number_is_refused(capsys, tmp_path):
+    neg = write(tmp_path, "-1 " + " ".join(["0"] * 80) + "\n")
+    err = one_line_error(*run(capsys, "solve", "sudoku", neg)[::2])
+    assert "p.txt:1:1: negative number -1" in err
+    grid = "\n".join(" ".join(["0"] * 9) for _ in range(8)) + "\n0 0 0 0 -3 0 0 0 0\n"
+    err = one_line_error(*run(capsys, "solve", "sudoku", write(tmp_path, grid))[::2])
+    assert "p.txt:9:9: negative number -3" in err
+
+
+@pytest.mark.parametrize("digit", ["٣", "３", "²"])
+def test_other_scripts_digits_are_refused_by_every_reader(capsys, tmp_path, digit):
+    numbers = write(tmp_path, " ".join([digit] + ["0"] * 80) + "\n")
+    assert "p.txt:1:1:" in one_line_error(*run(capsys, "solve", "sudoku", numbers)[::2])
+    line = write(tmp_path, digit + "." * 80 + "\n")
+    assert "p.txt:1:1:" in one_line_error(*run(capsys, "solve", "sudoku", line)[::2])
+    kakuro = write(tmp_path, f"#  {digit}\\  3\\\n\\4 . .\n\\3 . .\n")
+    assert "p.txt:1:" in one_line_error(*run(capsys, "solve", "kakuro", kakuro)[::2])
+    str8ts = write(tmp_path, f"{digit} . . .\n. . . .\n. . . .\n. . . .\n")
+    assert "p.txt:1:1:" in one_line_error(*run(capsys, "solve", "str8ts", str8ts)[::2])
+
+
+def test_a_byte_order_mark_is_skipped(capsys, tmp_path):
+    text = (PUZZLES / "sudoku" / "4x4.txt").read_text()
+    bom = write(tmp_path, b"\xef\xbb\xbf" + text.encode())
+    code, out, _ = run(capsys, "solve", "sudoku", bom, "--output", "line")
+    plain = run(capsys, "solve", "sudoku", str(PUZZLES / "sudoku" / "4x4.txt"),
+                "--output", "line")
+    assert code == 0 and out == plain[1] and out
+    jsonl = write(tmp_path, b"\xef\xbb\xbf" + KAKURO_JSON.encode() + b"\n", "k.jsonl")
+    code, out, err = run(capsys, "solve", "kakuro", jsonl, "--output", "json")
+    assert code == 0, err
+    assert json.loads(out)["status"] == "solved"
+
+
+def test_a_size_field_of_the_wrong_type_says_so(capsys, tmp_path):
+    record = json.loads(KAKURO_JSON)
+    record["rows"] = "3"
+    path = write(tmp_path, json.dumps(record) + "\n", "k.jsonl")
+    err = one_line_error(*run(capsys, "solve", "kakuro", path)[::2])
+    assert "'rows' is '3' but the grid has 3" in err
+
+
+@pytest.mark.parametrize("args, words", [
+    (["solve", "sudoku", "x.txt", "--bogus"], "No such option: --bogus"),
+    (["solve"], "Missing argument"),
+    (["nosuch"], "No such command"),
+    (["solve", "sudoku", "x.txt", "--timeout", "abc"], "--timeout"),
+    (["solve", "sudoku", "x.txt", "--output", "xml"], "--output"),
+])
+def test_usage_errors_are_one_line(capsys, args, words):
+    err = one_line_error(*run(capsys, *args)[::2])
+    assert words in err and "--help" in err

@@ -1,0 +1,155 @@
+"""Composed kernels are never stale, and csolve runs with nowhere to cache them.
+
+A rule here is a real module on ``sys.path`` whose verdict comes from a helper module it
+imports: numba alone keys its cache on the rule's own file, so only the composed module's
+name (a hash over every module the kernels import) makes an edited helper count.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import subprocess
+import sys
+import tempfile
+
+import pytest
+
+from csolve.kernels import compose, depends, diskcache
+from csolve.kernels.state import CONTRADICTION, NO_CHANGE
+
+from .helpers import PUZZLES
+
+RULE = """
+from csolve.kernels.bits import kernel
+from {pkg}.helper import verdict
+
+
+@kernel
+def rule(cand, m, ws):
+    return verdict()
+"""
+HELPER = """
+from csolve.kernels.bits import kernel
+
+
+@kernel
+def verdict():
+    return {value}
+"""
+
+
+def install_rule(site, pkg: str, value: int) -> str:
+    d = site / pkg
+    d.mkdir(parents=True, exist_ok=True)
+    (d / "__init__.py").write_text("")
+    (d / "rule.py").write_text(RULE.format(pkg=pkg))
+    (d / "helper.py").write_text(HELPER.format(value=value))
+    return f"{pkg}.rule:rule"
+
+
+def forget(pkg: str) -> None:
+    """What a new process would not have: the imported rule and the composed module."""
+    for name in [n for n in sys.modules if n == pkg or n.startswith(pkg + ".")]:
+        del sys.modules[name]
+    for key in [k for k in compose._loaded if any(p.startswith(pkg) for p in k[0])]:
+        del compose._loaded[key]
+    depends._digests.clear()
+    importlib.invalidate_caches()
+
+
+def propagate_says(sudoku, kernels) -> bool:
+    from csolve.kernels.workspace import new_workspace
+
+    (p,) = sudoku.parse("." * 16 + "\n", "<test>")
+    model = sudoku.model(p)
+    return bool(kernels.propagate(model.init.copy(), model.kernel,
+                                  new_workspace(model.n_cells)))
+
+
+@pytest.fixture()
+def site(tmp_path, monkeypatch):
+    root = tmp_path / "site"
+    root.mkdir()
+    monkeypatch.syspath_prepend(str(root))
+    monkeypatch.setenv("CSOLVE_CACHE_DIR", str(tmp_path / "cache"))
+    return root
+
+
+def test_editing_a_helper_a_rule_imports_compiles_afresh(sudoku, site):
+    path = install_rule(site, "csolve_test_staleness", NO_CHANGE)
+    first = compose.kernels_for((path,))
+    assert propagate_says(sudoku, first) is True
+    install_rule(site, "csolve_test_staleness", CONTRADICTION)  # the helper only
+    forget("csolve_test_staleness")
+    second = compose.kernels_for((path,))
+    assert second.__name__ != first.__name__
+    assert propagate_says(sudoku, second) is False
+    install_rule(site, "csolve_test_staleness", NO_CHANGE)  # back as it was: the first again
+    forget("csolve_test_staleness")
+    third = compose.kernels_for((path,))
+    assert third.__name__ == first.__name__ and propagate_says(sudoku, third) is True
+
+
+def test_a_first_compile_is_announced_once(sudoku, site, monkeypatch, capsys):
+    """The command line says when a run compiles kernels (time limits start after it)."""
+    monkeypatch.setattr(diskcache, "announce_compiles", True)
+    diskcache.listen_for_compiles()
+    try:
+        path = install_rule(site, "csolve_test_notice", NO_CHANGE)
+        kernels = compose.kernels_for((path,))
+        assert propagate_says(sudoku, kernels) is True
+        assert propagate_says(sudoku, kernels) is True  # compiled already: nothing to say
+    finally:
+        diskcache.stop_listening()
+    err = capsys.readouterr().err
+    assert err.count(diskcache.COMPILING) == 1, err
+
+
+def test_the_dependencies_are_followed_through_imports():
+    deps = compose.dependency_sources({"csolve.kernels.alldiff"})
+    assert {"csolve.kernels.alldiff", "csolve.kernels.bits", "csolve.kernels.state"} <= set(deps)
+    assert not any(n.startswith(("numba", "numpy", "os")) for n in deps)
+
+
+def test_nothing_writable_compiles_in_memory_and_says_so_once(sudoku, site, tmp_path,
+                                                               monkeypatch, capsys):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")  # nothing can be made below a file, not even by root
+    monkeypatch.setenv("CSOLVE_CACHE_DIR", str(blocker / "cache"))
+    monkeypatch.setattr(tempfile, "gettempdir", lambda: str(blocker / "tmp"))
+    monkeypatch.setattr(diskcache, "_said", False)
+    path = install_rule(site, "csolve_test_readonly", NO_CHANGE)
+    kernels = compose.kernels_for((path,))
+    assert kernels.__name__.startswith("csolve_kernels_") and not hasattr(kernels, "__file__")
+    assert propagate_says(sudoku, kernels) is True
+    install_rule(site, "csolve_test_readonly", CONTRADICTION)
+    forget("csolve_test_readonly")
+    assert propagate_says(sudoku, compose.kernels_for((path,))) is False
+    err = capsys.readouterr().err
+    lines = [x for x in err.splitlines() if x.startswith("csolve: warning:")]
+    assert len(lines) == 1 and "compiling kernels in memory" in lines[0], err
+    assert "Traceback" not in err
+    assert not list(tmp_path.glob("**/csolve_kernels_*"))
+
+
+@pytest.mark.slow
+def test_the_program_runs_with_nothing_writable(tmp_path):
+    """A read-only install (numba may cache only in the user cache), a read-only home and no
+    temporary directory: the solve works, compiled in memory, with one warning."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("CSOLVE_CACHE_DIR", "NUMBA_CACHE_DIR", "XDG_CACHE_HOME")}
+    env.update(HOME=str(blocker / "home"), XDG_CACHE_HOME=str(blocker / "cache"),
+               TMPDIR=str(blocker / "tmp"), NUMBA_CACHE_LOCATOR_CLASSES="UserWideCacheLocator")
+    r = subprocess.run([sys.executable, "-m", "csolve", "solve", "sudoku",
+                        str(PUZZLES / "sudoku" / "4x4.txt"), "--output", "line"],
+                       capture_output=True, text=True, env=env, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert "Traceback" not in r.stderr
+    warnings = [x for x in r.stderr.splitlines() if x.startswith("csolve: warning:")]
+    assert len(warnings) == 1 and "in memory" in warnings[0]
+    assert len(r.stdout.split()) == len(
+        [x for x in (PUZZLES / "sudoku" / "4x4.txt").read_text().splitlines()
+         if x and not x.startswith("#")])

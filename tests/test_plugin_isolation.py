@@ -1,0 +1,208 @@
+"""A broken third-party plugin cannot take csolve down.
+
+Each test installs real plugins the way pip would leave them: a module and a ``*.dist-info``
+folder whose ``entry_points.txt`` names it under the ``csolve`` group, on ``sys.path`` (or
+on ``PYTHONPATH`` for the program run as a subprocess).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from csolve import plugins
+
+from .helpers import PUZZLES
+
+HARD = str(PUZZLES / "sudoku" / "9x9-hard.txt")
+
+RAISES_ON_IMPORT = "raise RuntimeError('the plugin is broken')\n"
+RAISES_IN_PUZZLES = """
+from csolve.hookspecs import hookimpl
+from csolve_sudoku.plugin import Sudoku as SudokuType
+
+
+class Half(SudokuType):
+    name = "half-registered"
+
+
+@hookimpl
+def csolve_register_puzzles(register):
+    register(Half())
+    raise ValueError("no puzzles today")
+"""
+RAISES_IN_COMMANDS = """
+from csolve.hookspecs import hookimpl
+
+
+@hookimpl
+def csolve_register_commands(cli):
+    raise KeyError("commands")
+"""
+UNKNOWN_HOOK = """
+from csolve.hookspecs import hookimpl
+
+
+@hookimpl
+def csolve_register_everything(register):
+    pass
+"""
+SAME_NAME = """
+from csolve.hookspecs import hookimpl
+from csolve.backends.serial import SerialBackend
+from csolve_sudoku.plugin import Sudoku as SudokuType
+
+
+@hookimpl
+def csolve_register_puzzles(register):
+    register(SudokuType())
+
+
+@hookimpl
+def csolve_register_backends(register):
+    register(SerialBackend())
+"""
+
+
+def install(root: Path, dist: str, modules: dict[str, str]) -> Path:
+    """A distribution ``dist`` 0.1 whose entry points are ``modules`` (name: source)."""
+    root.mkdir(parents=True, exist_ok=True)
+    info = root / f"{dist}-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 0.1\n")
+    lines = ["[csolve]"]
+    for name, source in modules.items():
+        module = f"{dist}_{name}".replace("-", "_")
+        (root / f"{module}.py").write_text(textwrap.dedent(source))
+        lines.append(f"{name} = {module}")
+    (info / "entry_points.txt").write_text("\n".join(lines) + "\n")
+    return root
+
+
+@pytest.fixture()
+def site(tmp_path, monkeypatch):
+    """A fresh plugin manager that also sees the distributions installed under ``site``."""
+    root = tmp_path / "site"
+    root.mkdir()
+    monkeypatch.syspath_prepend(str(root))
+    monkeypatch.delenv("CSOLVE_LOAD_PLUGINS", raising=False)
+    monkeypatch.delenv("CSOLVE_DEBUG", raising=False)
+    before = set(sys.modules)
+    plugins.reset()
+    yield root
+    plugins.reset()
+    for name in set(sys.modules) - before:
+        if name.startswith("brokenplug"):
+            del sys.modules[name]
+
+
+def warnings(err: str) -> list[str]:
+    return [line for line in err.splitlines() if line.startswith("csolve: warning:")]
+
+
+def test_a_plugin_that_fails_to_import_is_reported_once_and_skipped(site, capsys):
+    install(site, "brokenplug", {"broken": RAISES_ON_IMPORT})
+    from csolve.backends import get_backend
+    from csolve.puzzle import all_puzzle_types, get_puzzle_type
+
+    assert get_puzzle_type("sudoku").name == "sudoku"
+    assert {"sudoku", "kakuro", "str8ts"} <= set(all_puzzle_types())
+    assert get_backend("serial").name == "serial"
+    err = capsys.readouterr().err
+    (line,) = warnings(err)
+    assert "'broken'" in line and "brokenplug 0.1" in line and "the plugin is broken" in line
+    assert "CSOLVE_DEBUG=1" in line and "Traceback" not in err
+    names = [p.name for p in plugins.list_plugins()]
+    assert "broken" not in names and {"core", "sudoku"} <= set(names)
+
+
+def test_a_raising_hook_contributes_nothing_and_the_rest_works(site, capsys):
+    install(site, "brokenplug", {"half": RAISES_IN_PUZZLES})
+    from csolve.puzzle import all_puzzle_types
+    from csolve.solver import SolveOptions, Status, solve_one
+
+    types = all_puzzle_types()
+    types = all_puzzle_types()  # asked twice, reported once
+    assert "half-registered" not in types and "sudoku" in types
+    (line,) = warnings(capsys.readouterr().err)
+    assert "'half'" in line and "csolve_register_puzzles" in line and "no puzzles today" in line
+    sudoku = types["sudoku"]
+    p = sudoku.parse(open(HARD).read(), HARD)[0]
+    r = solve_one(sudoku, p, SolveOptions())
+    assert r.status is Status.SOLVED and sudoku.validate(p, r.solutions[0]) == []
+
+
+def test_a_hook_csolve_does_not_have_unloads_that_plugin_only(site, capsys):
+    install(site, "brokenplug", {"typo": UNKNOWN_HOOK})
+    from csolve.rules import all_rules
+
+    assert "hidden-single" in all_rules()
+    (line,) = warnings(capsys.readouterr().err)
+    assert "'typo'" in line and "csolve_register_everything" in line
+    assert "typo" not in [p.name for p in plugins.list_plugins()]
+
+
+def test_a_name_registered_twice_is_an_error_naming_both(site, capsys):
+    install(site, "brokenplug", {"dupe": SAME_NAME})
+    from csolve.backends import get_backend
+    from csolve.plugins import PluginConflictError
+    from csolve.puzzle import get_puzzle_type
+
+    with pytest.raises(PluginConflictError) as e:
+        get_puzzle_type("sudoku")
+    assert "'sudoku'" in str(e.value) and "'dupe' (brokenplug 0.1)" in str(e.value)
+    with pytest.raises(PluginConflictError) as e:
+        get_backend("serial")
+    assert "'core'" in str(e.value) and "'dupe'" in str(e.value)
+    assert get_puzzle_type("kakuro").name == "kakuro"  # the rest keeps working
+    assert get_backend("locked-pool").name == "locked-pool"
+    err = capsys.readouterr().err
+    assert len(warnings(err)) == 2  # one per conflicting name, once each
+
+
+def test_the_core_is_always_loaded(site, monkeypatch):
+    monkeypatch.setenv("CSOLVE_LOAD_PLUGINS", "sudoku")
+    plugins.reset()
+    from csolve.backends import get_backend
+    from csolve.puzzle import all_puzzle_types
+    from csolve.rules import all_rules
+
+    assert set(all_puzzle_types()) == {"sudoku"}
+    assert get_backend("serial").name == "serial"
+    assert "elimination" in all_rules()
+    monkeypatch.setenv("CSOLVE_LOAD_PLUGINS", "")
+    plugins.reset()
+    assert all_puzzle_types() == {} and get_backend("serial").name == "serial"
+
+
+def program(site: Path, *args: str, debug: bool = False) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("CSOLVE_LOAD_PLUGINS", "CSOLVE_DEBUG")}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(site), env.get("PYTHONPATH")]))
+    if debug:
+        env["CSOLVE_DEBUG"] = "1"
+    return subprocess.run([sys.executable, "-m", "csolve", *args], capture_output=True,
+                          text=True, env=env, timeout=300)
+
+
+def test_the_program_survives_every_kind_of_broken_plugin(site):
+    install(site, "brokenplug", {"broken": RAISES_ON_IMPORT, "half": RAISES_IN_PUZZLES,
+                                 "cmds": RAISES_IN_COMMANDS})
+    r = program(site, "--version")
+    assert r.returncode == 0 and r.stdout.startswith("csolve ")
+    lines = warnings(r.stderr)
+    assert len(lines) == 2 and "Traceback" not in r.stderr  # import, commands; once each
+    assert any("'broken'" in x for x in lines) and any("'cmds'" in x for x in lines)
+    r = program(site, "--help")
+    assert r.returncode == 0 and "solve" in r.stdout
+    r = program(site, "list-plugins")
+    assert r.returncode == 0 and "sudoku" in r.stdout and "'half'" in r.stderr
+    r = program(site, "solve", "sudoku", HARD, "--output", "line")
+    assert r.returncode == 0 and len(r.stdout.split()) == 5
+    r = program(site, "--version", debug=True)
+    assert r.returncode == 0 and "Traceback" in r.stderr and "the plugin is broken" in r.stderr

@@ -1,0 +1,125 @@
+"""A time limit is a promise on every backend, with the learning engine too.
+
+No wall clock is read here: the job's clock is replaced by one that reads "time is up" from
+its second look on (the first lets the small-puzzle probe run a single step), so a backend
+that stops looking at the clock anywhere - in its set-up, in its workers - searches on and
+solves the puzzle, which the test sees as a wrong status.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+
+import pytest
+
+from csolve.backends import SearchJob, all_backends
+from csolve.solver import SolveOptions, Status, solve_one
+
+from .helpers import PUZZLES, shared_file
+
+BACKENDS = sorted(all_backends())
+
+
+@pytest.fixture(scope="module")
+def frisch(sudoku):
+    """Frisch's fourth minimal 25x25: seconds of clause learning, never a handful of steps."""
+    path = shared_file("sudoku-nxn", "25x25-frisch-minimal-9.txt")
+    return sudoku.parse(path.read_text(), str(path))[3]
+
+
+def csolve_threads() -> list[str]:
+    return [t.name for t in threading.enumerate() if t.name.startswith("csolve-")]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_time_is_up_stops_every_backend_with_the_learning_engine(sudoku, frisch, backend,
+                                                                   monkeypatch):
+    looks: list[int] = []
+
+    def timed_out(self: SearchJob) -> bool:
+        looks.append(1)
+        return len(looks) >= 2
+
+    monkeypatch.setattr(SearchJob, "timed_out", timed_out)
+    r = solve_one(sudoku, frisch, SolveOptions(
+        backend=backend, workers=2, engine="learning", timeout=3600.0,
+        backend_options={"probe": 0.0}))
+    assert r.status is Status.TIMEOUT and r.solutions == [] and r.count == 0
+    assert len(looks) >= 2  # the clock was looked at after the search began
+    assert not csolve_threads()
+
+
+def test_a_takeover_by_the_learning_engine_keeps_the_time_limit(sudoku, frisch, monkeypatch):
+    """The puzzle moves from depth-first search to the learning engine after 200 nodes; the
+    engine's search is stopped when time is up, on a parallel backend with set-up work."""
+    looks: list[int] = []
+
+    def timed_out(self: SearchJob) -> bool:
+        looks.append(1)
+        return self.model.engine == "learning" and len(looks) >= 3
+
+    monkeypatch.setattr(SearchJob, "timed_out", timed_out)
+    r = solve_one(sudoku, frisch, SolveOptions(
+        backend="static-partition", workers=2, timeout=3600.0, escalate_after=200,
+        backend_options={"probe": 0.0}))
+    assert r.status is Status.TIMEOUT and r.took_over_from == "dfs" and r.engine == "learning"
+    assert not csolve_threads()
+
+
+def run_cli(capsys, *args: str) -> tuple[int, str, str]:
+    from csolve.cli import main
+
+    old = sys.argv
+    sys.argv = ["csolve", *args]
+    try:
+        main()
+        code = 0
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else 2
+    finally:
+        sys.argv = old
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("command", ["explain", "rate", "hint"])
+def test_explain_and_rate_keep_the_time_limit_while_searching(capsys, tmp_path, monkeypatch,
+                                                             command):
+    """An empty 25x25 grid: counting its first two solutions takes more than the one step
+    the replaced clock allows."""
+    looks: list[int] = []
+    monkeypatch.setattr(SearchJob, "timed_out", lambda self: looks.append(1) or len(looks) > 1)
+    empty = tmp_path / "empty.txt"
+    empty.write_text(" ".join(["0"] * 625) + "\n" + " ".join(["0"] * 16) + "\n")
+    code, out, err = run_cli(capsys, command, "sudoku", str(empty), "--timeout", "60",
+                             "--output", "json")
+    assert code == 3, err
+    objs = [json.loads(line) for line in out.splitlines()]
+    assert objs[0] == {"puzzle": 1, "line": 1, "status": "timeout"}
+    assert len(objs) == 2 and objs[1].get("status") == "timeout"  # every look is "time is up"
+
+
+@pytest.mark.parametrize("command", ["explain", "rate"])
+def test_explain_and_rate_keep_the_time_limit_while_stepping(capsys, monkeypatch, command):
+    """The clock the steps are timed by jumps an hour at each look: the first puzzle's
+    search is done (no time limit reached there), its steps are not."""
+    import csolve.cli.tactics as tactics
+
+    class Clock:
+        now = 0.0
+
+        def monotonic(self) -> float:
+            self.now += 3600.0
+            return self.now
+
+    monkeypatch.setattr(tactics, "time", Clock())
+    hard = str(PUZZLES / "sudoku" / "9x9-hard.txt")
+    code, out, err = run_cli(capsys, command, "sudoku", hard, "--timeout", "60",
+                             "--output", "line")
+    assert code == 3, err
+    lines = out.splitlines()
+    assert len(lines) == 5 and all("timeout" in line for line in lines)
+    code, out, _ = run_cli(capsys, command, "sudoku", hard, "--output", "line")
+    assert code == 0 and "timeout" not in out  # no --timeout: no clock
