@@ -56,6 +56,7 @@ def csolve_register_backends(register):
     from csolve.backends.conflict import ConflictLock
     from csolve.backends.interleave import Interleave
     from csolve.backends.processes import ProcessPool
+    from csolve.backends.ray_backend import RayBackend
     from csolve.backends.serial import SerialBackend
     from csolve.backends.sharing import BACKENDS
 
@@ -65,6 +66,7 @@ def csolve_register_backends(register):
     register(Interleave())
     register(ProcessPool())
     register(ConflictLock())
+    register(RayBackend())
 
 
 def _alldiff_only(model) -> bool:

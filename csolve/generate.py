@@ -254,15 +254,22 @@ def first_solution(model: Model, ctrl: np.ndarray | None = None) -> np.ndarray |
 
 
 def generate_in_order(make: Callable[[int, np.ndarray], object], seeds: Sequence[int],
-                      workers: int = 1, ctrl: np.ndarray | None = None) -> Iterator[object]:
+                      workers: int = 1, ctrl: np.ndarray | None = None,
+                      mapper: Callable[..., Iterator[object]] | None = None
+                      ) -> Iterator[object]:
     """``make(seed, ctrl)`` for every seed, on ``workers`` threads; results in seed order.
 
     The kernels release the GIL, so threads run in parallel. Ctrl-C sets ``ctrl``'s stop
     flag, which every running kernel checks, and the interrupt is re-raised here.
+    ``mapper(make, seeds, workers, ctrl)``, when given, runs the work elsewhere instead (a
+    backend's :meth:`~csolve.backends.base.Backend.map_ordered`, e.g. on a Ray cluster).
     """
     from csolve.search import new_ctrl
 
     ctrl = ctrl if ctrl is not None else new_ctrl()
+    if mapper is not None:
+        yield from mapper(make, seeds, workers, ctrl)
+        return
     if workers <= 1:
         holder: list = []
 
@@ -351,12 +358,15 @@ class Generated:
 
 def generate_puzzles(ptype, options: GenerateOptions, count: int, seed: int,
                      workers: int = 1, difficulty: str | None = None, tries: int = 100,
-                     ctrl: np.ndarray | None = None) -> Iterator[Generated]:
+                     ctrl: np.ndarray | None = None,
+                     mapper: Callable[..., Iterator[object]] | None = None
+                     ) -> Iterator[Generated]:
     """``count`` puzzles of ``ptype``, in order, each checked unique by the solution counter.
 
     Puzzle i is made from its own seed (from :func:`derive_seeds`) and try t from
     ``(seed_i, t)``, so the output depends only on ``seed``, the options and the version.
     With ``difficulty``, tries go on until the grader says that level, at most ``tries``.
+    ``mapper``: where the puzzles are made (see :func:`generate_in_order`).
     """
     from csolve.search import new_ctrl
 
@@ -376,7 +386,7 @@ def generate_puzzles(ptype, options: GenerateOptions, count: int, seed: int,
                               f"(puzzle seed {puzzle_seed}); raise --tries or pick another "
                               "difficulty")
 
-    for i, g in enumerate(generate_in_order(make, seeds, workers, ctrl)):
+    for i, g in enumerate(generate_in_order(make, seeds, workers, ctrl, mapper)):
         g.index = i
         g.puzzle.index = i
         g.puzzle.line = i + 1

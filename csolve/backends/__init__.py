@@ -8,7 +8,8 @@ from csolve.errors import UnknownNameError
 __all__ = ["Backend", "GroupJob", "SearchJob", "SearchOutcome", "all_backends", "get_backend"]
 
 
-def all_backends() -> dict[str, Backend]:
+def _registered() -> dict[str, Backend]:
+    """Every registered backend, available here or not."""
     return _backends_and_conflicts()[0]
 
 
@@ -19,13 +20,19 @@ def _backends_and_conflicts() -> tuple[dict[str, Backend], dict]:
     return {name: b for name, (b, _plugin) in found.items()}, conflicts
 
 
+def all_backends() -> dict[str, Backend]:
+    """The backends that can run here (those whose optional dependencies are installed)."""
+    return {name: b for name, b in _registered().items() if b.available()}
+
+
 def get_backend(name: str) -> Backend:
     backends, conflicts = _backends_and_conflicts()
-    try:
-        return backends[name]
-    except KeyError:
+    backend = backends.get(name)
+    if backend is None:
         if name in conflicts:
-            raise conflicts[name] from None
-        raise UnknownNameError(
-            f"unknown backend {name!r} (known: {', '.join(sorted(backends))})"
-        ) from None
+            raise conflicts[name]
+        known = sorted(n for n, b in backends.items() if b.available())
+        raise UnknownNameError(f"unknown backend {name!r} (known: {', '.join(known)})")
+    if not backend.available():
+        raise UnknownNameError(f"backend {name!r} is not installed: {backend.requires}")
+    return backend

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 
@@ -148,6 +149,13 @@ class Backend:
                                        f"{_TYPE_WORDS.get(kind, kind.__name__)}, got {value!r}"
                                        ) from None
         return out
+    #: how to install what the backend needs when :meth:`available` is False
+    requires: str = ""
+
+    def available(self) -> bool:
+        """False when an optional dependency is missing: the backend is then not listed,
+        and asking for it is a one-line error naming :attr:`requires`."""
+        return True
 
     def solve(self, job: SearchJob) -> SearchOutcome:
         raise NotImplementedError
@@ -156,3 +164,12 @@ class Backend:
         from csolve.batch import solve_group_on_threads
 
         solve_group_on_threads(job)
+
+    def map_ordered(self, fn: Callable[[Any, np.ndarray], Any], items: Sequence[Any],
+                    workers: int, ctrl: np.ndarray, options: dict | None = None
+                    ) -> Iterator[Any]:
+        """``fn(item, ctrl)`` for every item, results in item order: independent work such
+        as generating puzzles. The default runs ``workers`` threads of this process."""
+        from csolve.generate import generate_in_order
+
+        return generate_in_order(fn, items, workers, ctrl)

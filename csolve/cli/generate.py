@@ -39,6 +39,8 @@ _CLUES = "Stop removing clues at N (or fewer with symmetric groups) instead of a
 _WORKERS = "Puzzles generated in parallel (0: one per core); output does not depend on it."
 _OUTPUT = ("line (default: one puzzle per line), pretty (grids), json (one object per line), "
            "grid (plain text that csolve reads back), svg (one picture of every puzzle).")
+_BACKEND = ("Where puzzles are made: ray spreads them over a Ray cluster (see list-backends); "
+            "default: threads of this process. Output does not depend on it.")
 
 
 @app.command(epilog=examples(
@@ -65,6 +67,9 @@ def generate(
     workers: Annotated[int, typer.Option(min=0, help=_WORKERS)] = 1,
     rules: Annotated[str | None, typer.Option(help="Propagation rules for the uniqueness "
                                               "tests, comma-separated.")] = None,
+    backend: Annotated[str | None, typer.Option(help=_BACKEND)] = None,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-O", help="Backend option KEY=VALUE (e.g. address=auto).")] = None,
     box: Annotated[str | None, typer.Option("--box", help=_BOX)] = None,
 ) -> None:
     """Generate puzzles with exactly one solution (minimal by default: no clue can be removed)."""
@@ -97,8 +102,18 @@ def generate(
     options = GenerateOptions(size=size, symmetry=symmetry.value, clues=clues,
                               rules=_parse_rules(rules), box=box)
     n_workers = workers or _cores()
+    mapper = None
+    if backend is not None:  # puzzles made by that backend's workers (e.g. a Ray cluster)
+        from functools import partial
+
+        from csolve.backends import get_backend
+        from csolve.cli.solve import parse_backend_options
+
+        mapper = partial(get_backend(backend).map_ordered,
+                         options=parse_backend_options(option or []))
     stream = generate_puzzles(ptype, options, count, seed, workers=n_workers,
-                              difficulty=difficulty.value if difficulty else None, tries=tries)
+                              difficulty=difficulty.value if difficulty else None, tries=tries,
+                              mapper=mapper)
     t0 = time.perf_counter()
     with _progress(err, count) as advance:
         for g in stream:

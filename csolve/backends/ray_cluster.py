@@ -1,0 +1,112 @@
+"""Reaching Ray from the calling process: a running cluster, or a local one started here.
+
+Ray is an optional dependency (``pip install 'csolve[ray]'``), imported only when a Ray
+backend runs. ``address`` (``-O address=auto|HOST:PORT``, else ``RAY_ADDRESS``) joins a
+running cluster, which csolve never shuts down; without one, csolve starts a local cluster
+with this machine's cores and shuts it down when the process exits (or at :func:`shutdown`),
+so no Ray process outlives it.
+"""
+
+from __future__ import annotations
+
+import atexit
+import importlib.util
+import logging
+import os
+import threading
+from types import ModuleType
+
+from csolve.errors import CsolveError
+
+INSTALL_HINT = "pip install 'csolve[ray]'"
+_lock = threading.Lock()
+#: what this process connected to: None (nothing), "" (a local cluster it started) or an address
+_connected: list[str | None] = [None]
+
+
+class RayUnavailableError(CsolveError):
+    """Ray is not installed, or the cluster asked for cannot be reached."""
+
+
+def ray_installed() -> bool:
+    """True when Ray can be imported (looked up without importing it)."""
+    try:
+        return importlib.util.find_spec("ray") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def ray_module() -> ModuleType:
+    """``import ray``, with Ray's usage reporting off (csolve runs where nothing is reachable)."""
+    if not ray_installed():
+        raise RayUnavailableError(f"the ray backend needs Ray: {INSTALL_HINT}")
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    import ray
+
+    return ray
+
+
+def connect(address: str | None = None) -> ModuleType:
+    """The ``ray`` module, connected: to ``address`` (or ``RAY_ADDRESS``) when given, else to
+    the cluster this process already uses, else to a local cluster started now."""
+    ray = ray_module()
+    address = str(address) if address else os.environ.get("RAY_ADDRESS") or None
+    with _lock:
+        if ray.is_initialized():
+            mine = _connected[0]
+            if mine is None or address is None or address == mine:
+                return ray  # the caller's own connection, or the one asked for
+            ray.shutdown()  # another cluster was asked for: leave this one
+            _connected[0] = None
+        quiet = {"include_dashboard": False, "log_to_driver": False,
+                 "logging_level": logging.ERROR}
+        try:
+            if address:
+                _reachable(address)
+                ray.init(address=address, **quiet)
+            else:
+                ray.init(address="local", num_cpus=local_cores(),
+                         _node_ip_address="127.0.0.1", **quiet)  # this machine only
+        except (OSError, ValueError, RuntimeError) as e:
+            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            where = f"at {address}" if address else "locally"
+            raise RayUnavailableError(f"cannot start or reach a Ray cluster {where}: {first}"
+                                      ) from None
+        if _connected[0] is None and not getattr(connect, "_atexit", False):
+            atexit.register(shutdown)
+            connect._atexit = True  # type: ignore[attr-defined]
+        _connected[0] = address or ""
+    return ray
+
+
+def _reachable(address: str, seconds: float = 5.0) -> None:
+    """Fail fast when ``HOST:PORT`` does not answer: Ray itself retries for minutes."""
+    import socket
+
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not port.isdigit():
+        return  # "auto", or a form Ray resolves itself
+    with socket.create_connection((host, int(port)), timeout=seconds):
+        pass
+
+
+def shutdown() -> None:
+    """Disconnect from Ray; a local cluster this process started stops with it."""
+    with _lock:
+        if _connected[0] is None:
+            return
+        _connected[0] = None
+    import ray
+
+    if ray.is_initialized():
+        ray.shutdown()
+
+
+def local_cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
+        os.cpu_count() or 1)
+
+
+def cluster_cpus(ray: ModuleType) -> int:
+    """CPUs of the whole cluster (at least 1)."""
+    return max(1, int(ray.cluster_resources().get("CPU", 1)))
