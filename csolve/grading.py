@@ -77,7 +77,37 @@ def stepper(ptype: PuzzleType, puzzle: Puzzle, tactics: Sequence[str] | None = N
     model = ptype.model(puzzle)
     return Stepper(model, tactic_list(ptype, tactics), namer_for(ptype, puzzle),
                    finders=ptype.step_finders(),
-                   solution=None if solution is None else [int(x) for x in solution])
+                   solution=None if solution is None else cell_values(ptype, puzzle, model,
+                                                                      solution))
+
+
+def cell_values(ptype: PuzzleType, puzzle: Puzzle, model, solution) -> list[int] | None:
+    """The solution's value of each model cell. A plugin's solution is its own grid (Kakuro's
+    and Str8ts' hold cells the model has none for), so where each cell lands is found by
+    decoding probe states: cell i holding the digits of i, base n_values, one per round.
+    None when the solution does not fit."""
+    import numpy as np
+
+    flat = np.asarray(solution, dtype=np.int64).ravel()
+    n, base = model.n_cells, max(2, model.n_values)
+    rounds = 1
+    while base ** rounds < n:
+        rounds += 1
+    idx = np.arange(n, dtype=np.int64)
+    code = np.zeros(flat.size, dtype=np.int64)
+    written = np.ones(flat.size, dtype=bool)
+    for k in range(rounds):
+        digit = ((idx // base ** k) % base).astype(np.uint64)
+        grid = np.asarray(ptype.decode(puzzle, np.left_shift(np.uint64(1), digit))).ravel()
+        if grid.size != flat.size:
+            return None
+        written &= grid > 0
+        code += np.where(grid > 0, grid - 1, 0) * base ** k
+    out = [0] * n
+    for pos in np.flatnonzero(written):
+        if code[pos] < n:
+            out[int(code[pos])] = int(flat[pos])
+    return out if all(out) else None
 
 
 def rate_steps(steps: Sequence[Step], solutions: int = 1) -> Rating:

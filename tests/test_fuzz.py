@@ -155,3 +155,18 @@ def test_every_corpus_file_with_every_puzzle_type(tmp_path, seed, kind):
        opts=options())
 def test_fuzz_the_command_line_at_length(tmp_path_factory, command, kind, data, opts):
     check_case(tmp_path_factory.mktemp("fuzz"), command, kind, data, opts)
+
+
+@pytest.mark.parametrize("command", ["explain", "hint", "rate"])
+@pytest.mark.parametrize("kind, name", [("sudoku", "4x4.txt"), ("kakuro", "small.txt"),
+                                        ("str8ts", "small.txt")])
+def test_explain_hint_and_rate_every_puzzle_type(command, kind, name):
+    """Found by the fuzz run: explaining a Kakuro or Str8ts puzzle raised a TypeError (their
+    solutions are grids with cells the model does not have)."""
+    folder = "sudoku" if kind == "sudoku" else kind
+    code, out, err = run_cli([command, kind, str(PUZZLES / folder / name), "--output", "json"])
+    assert code == 0, err
+    objs = [json.loads(line) for line in out.splitlines()]
+    assert objs and all("timeout" not in obj.values() for obj in objs)
+    if command == "explain":  # the steps end with the search's solution on the board
+        assert all(obj["steps"] and "solution" in obj for obj in objs)
