@@ -122,6 +122,7 @@ def check_case(tmp_path: Path, command: str, kind: str, data: bytes, opts: list[
     where = f"csolve {' '.join(args)}\n--- input: {data[:300]!r}\n--- stderr:\n{err[-2000:]}"
     assert code in EXIT_CODES, where
     assert "Traceback" not in err, where
+    assert "internal error" not in err, where  # a bug caught by the last resort in main()
     if code == 2:
         errors = [x for x in err.splitlines() if x.startswith("csolve: error:")]
         assert len(errors) == 1, where
