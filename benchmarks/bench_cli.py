@@ -1,11 +1,17 @@
 """How long the ``csolve`` program takes from start to exit, kernels already cached on disk.
 
-    python benchmarks/bench_cli.py [--runs 9] [--json]
+    python benchmarks/bench_cli.py [--runs 9] [--json] [--files-only]
 
 Each case runs once to warm the kernel cache and the OS file cache, then ``--runs`` times;
 the table shows the median and the fastest wall time. Two floors put the numbers in context:
 an empty interpreter, and importing the libraries every solve needs (numpy, numba, typer with
 the pydantic it coerces options with, rich) - what is left above that is csolve's own.
+
+The "whole file" rows (public sets from ../shared/data, skipped when absent) put the
+command's marginal cost per puzzle - (time for the file - time for its first puzzle alone)
+/ (puzzles - 1), medians - next to the batch kernel's own mean time per puzzle, measured in
+this process in the same run: their ratio is what the layers between the kernel and the
+user cost.
 """
 
 from __future__ import annotations
@@ -22,6 +28,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT.parent / "shared" / "data" / "sudoku-9x9"
+#: (set, output) pairs measured end to end
+WHOLE_FILES = [("kaggle-2000.txt", "line"), ("kaggle-2000.txt", "json"),
+               ("forum-hardest-5000.txt", "line"), ("forum-hardest-5000.txt", "json")]
 HARD = ROOT / "puzzles" / "sudoku" / "9x9-hard.txt"
 LIBRARIES = "import numpy, numba, typer, typer._adapters, rich.console"
 
@@ -45,13 +55,67 @@ def wall(cmd: list[str], runs: int) -> list[float]:
     return out
 
 
+def kernel_seconds(path: Path, runs: int) -> float:
+    """Median seconds of the batch kernel alone over the file (parsing, models, decoding
+    and output excluded), first solution, one thread."""
+    import numpy as np
+
+    from csolve.kernels import abi
+    from csolve.puzzle import get_puzzle_type
+    from csolve.search import BatchScratch, kernels_for_model, new_ctrl
+
+    sudoku = get_puzzle_type("sudoku")
+    puzzles = sudoku.parse(path.read_text(), path.name)
+    ((_, _, model, inits),) = list(sudoku.model_runs(puzzles))
+    kernels = kernels_for_model(model)
+    n_puzzles, n = inits.shape
+    out = (np.zeros(n_puzzles, np.int64), np.zeros((n_puzzles, n), np.uint64),
+           np.zeros(n_puzzles, np.int64), np.zeros((n_puzzles, abi.STAT_SIZE), np.int64))
+    scratch = BatchScratch(model)
+    scratch.warm_up(kernels, model, inits, 1, new_ctrl(), *out)
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        scratch.solve(kernels, model, inits, 1, new_ctrl(), *out)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def whole_files(csolve: list[str], runs: int, tmp: Path) -> list[dict]:
+    """The whole-file rows: marginal cost per puzzle of the command against the kernel."""
+    rows = []
+    for name, output in WHOLE_FILES:
+        path = DATA / name
+        if not path.exists():
+            print(f"skipped {name}: shared data not found at {DATA}", file=sys.stderr)
+            continue
+        lines = [ln for ln in path.read_text().splitlines() if ln and not ln.startswith("#")]
+        first = tmp / f"first-{name}"
+        first.write_text(lines[0] + "\n")
+        cmd = [*csolve, "solve", "sudoku", "--output", output]
+        whole = statistics.median(wall([*cmd, str(path)], runs))
+        alone = statistics.median(wall([*cmd, str(first)], runs))
+        marginal = (whole - alone) / (len(lines) - 1)
+        kernel = kernel_seconds(path, runs) / len(lines)
+        rows.append({"case": f"whole file: {name} --output {output}", "puzzles": len(lines),
+                     "median_s": whole, "first_puzzle_s": alone,
+                     "marginal_us": marginal * 1e6, "kernel_us": kernel * 1e6,
+                     "ratio": marginal / kernel})
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=9)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--files-only", action="store_true", help="only the whole-file rows")
     args = ap.parse_args()
     csolve = program()
     with tempfile.TemporaryDirectory() as tmp:
+        files = whole_files(csolve, args.runs, Path(tmp))
+        if args.files_only:
+            _print(csolve, args, [], files)
+            return
         one = Path(tmp) / "one.txt"
         first = next(ln for ln in HARD.read_text().splitlines()
                      if ln.strip() and not ln.startswith("#"))
@@ -70,13 +134,26 @@ def main() -> None:
             times = wall(cmd, args.runs)
             rows.append({"case": name, "runs": args.runs,
                          "median_s": statistics.median(times), "min_s": min(times)})
+    _print(csolve, args, rows, files)
+
+
+def _print(csolve: list[str], args: argparse.Namespace, rows: list[dict],
+           files: list[dict]) -> None:
     if args.json:
-        print(json.dumps({"program": csolve, "cpus": os.cpu_count(), "rows": rows}, indent=2))
+        print(json.dumps({"program": csolve, "cpus": os.cpu_count(), "rows": rows,
+                          "whole_files": files}, indent=2))
         return
     print(f"program: {' '.join(csolve)}  ({args.runs} runs after a warm-up, wall seconds)")
-    print(f"{'case':42s} {'median':>8s} {'min':>8s}")
-    for r in rows:
-        print(f"{r['case']:42s} {r['median_s']:8.3f} {r['min_s']:8.3f}")
+    if rows:
+        print(f"{'case':42s} {'median':>8s} {'min':>8s}")
+        for r in rows:
+            print(f"{r['case']:42s} {r['median_s']:8.3f} {r['min_s']:8.3f}")
+    if files:
+        print(f"\n{'whole file':48s} {'median s':>9s} {'marginal µs':>12s} {'kernel µs':>10s} "
+              f"{'ratio':>6s}")
+        for r in files:
+            print(f"{r['case'][12:]:48s} {r['median_s']:9.3f} {r['marginal_us']:12.1f} "
+                  f"{r['kernel_us']:10.1f} {r['ratio']:6.2f}")
 
 
 if __name__ == "__main__":

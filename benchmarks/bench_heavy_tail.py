@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from csolve.puzzle import get_puzzle_type
-from csolve.solver import SolveOptions, Status, solve_puzzle
+from csolve.solver import SolveOptions, Status, solve_one
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.helpers import shared_data  # noqa: E402  (the one place that finds the data)
@@ -54,7 +54,7 @@ def run(sudoku, puzzles, backend: str, workers: int, engine: str | None, timeout
         transforms: int) -> dict:
     def solve(q):
         t = time.perf_counter()
-        r = solve_puzzle(sudoku, q, SolveOptions(backend=backend, workers=workers,
+        r = solve_one(sudoku, q, SolveOptions(backend=backend, workers=workers,
                                                  timeout=timeout, engine=engine))
         dt = time.perf_counter() - t
         return (r.solutions[0], dt) if r.status is Status.SOLVED else (None, dt)
@@ -138,7 +138,7 @@ def main() -> int:
     sudoku = get_puzzle_type("sudoku")
     puzzles = sudoku.parse(path.read_text(), path.name)
     engine = None if args.engine == "auto" else args.engine
-    solve_puzzle(sudoku, puzzles[0], SolveOptions(timeout=1, engine=engine))  # compile
+    solve_one(sudoku, puzzles[0], SolveOptions(timeout=1, engine=engine))  # compile
     rows = []
     for spec in (b for b in args.backends.split(",") if b):
         name, _, workers = spec.partition(":")

@@ -1,6 +1,6 @@
 """Kakuro and Str8ts: csolve against OR-Tools CP-SAT (1 worker) on the shared janko.at sets.
 
-For every puzzle, in the same run: csolve's ``solve_puzzle`` (serial backend, first
+For every puzzle, in the same run: csolve's ``solve_one`` (serial backend, first
 solution; model building included, kernels compiled before the clock starts) and a CP-SAT
 model of the same puzzle (building and solving timed). Prints median and max ms per puzzle.
 
@@ -78,16 +78,16 @@ def _solve(m, x, shape) -> np.ndarray:
 
 def run(kind: str, first: int | None) -> dict:
     from csolve.puzzle import get_puzzle_type
-    from csolve.solver import SolveOptions, solve_puzzle
+    from csolve.solver import SolveOptions, solve_one
 
     ptype = get_puzzle_type(kind)
     puzzles = ptype.parse(SETS[kind].read_text(), str(SETS[kind]))[:first]
     cp = cpsat_kakuro if kind == "kakuro" else cpsat_str8ts
-    solve_puzzle(ptype, puzzles[0], SolveOptions())  # compile / load kernels
+    solve_one(ptype, puzzles[0], SolveOptions())  # compile / load kernels
     ours, theirs = [], []
     for p in puzzles:
         t0 = time.perf_counter()
-        r = solve_puzzle(ptype, p, SolveOptions(limit=1))
+        r = solve_one(ptype, p, SolveOptions(limit=1))
         ours.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
         sol = cp(p.data)

@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from csolve.puzzle import get_puzzle_type
-from csolve.solver import solve_batch
+from csolve.solver import SolveOptions, solve_puzzles
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.helpers import shared_data  # noqa: E402  (the one place that finds the data)
@@ -160,12 +160,12 @@ def bench_csolve(sudoku, puzzles, limit: int, timeout: float, rounds: int,
                  engine: str | None) -> dict:
     """One batch per round (kernel loaded before the clock starts); each puzzle keeps its
     fastest round, the wall time is the median round."""
-    list(solve_batch(sudoku, puzzles[:1], limit=limit, engine=engine))
+    list(solve_puzzles(sudoku, puzzles[:1], SolveOptions(limit=limit, engine=engine)))
     walls, best = [], None
     for _ in range(max(1, rounds)):
         t0 = time.perf_counter()
-        results = list(solve_batch(sudoku, puzzles, limit=limit, timeout=timeout,
-                                   engine=engine))
+        results = list(solve_puzzles(sudoku, puzzles, SolveOptions(limit=limit, timeout=timeout,
+                                   engine=engine)))
         walls.append(time.perf_counter() - t0)
         us_round = np.array([r.seconds * 1e6 for r in results])
         best = us_round if best is None else np.minimum(best, us_round)

@@ -30,7 +30,7 @@ FISH = ("x-wing", "swordfish", "jellyfish")
 
 TACTIC_SETS = {
     "singles": SINGLES,
-    "+ naked pair (seed 004)": (*SINGLES, "naked-pair"),
+    "+ naked pair (Mishra 2021)": (*SINGLES, "naked-pair"),
     "+ naked pair+triple": (*SINGLES, "naked-pair", "naked-triple"),
     "+ locked only": (*SINGLES, "locked-candidates"),
     "+ subsets": (*SINGLES, *SUBSETS),
@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     from csolve.puzzle import get_puzzle_type
-    from csolve.solver import solve_batch
+    from csolve.solver import SolveOptions, solve_puzzles
 
     sudoku = get_puzzle_type("sudoku")
     chosen = args.tactics.split(",") if args.tactics else list(TACTIC_SETS)
@@ -79,7 +79,8 @@ def main(argv: list[str] | None = None) -> int:
         node_counts: dict[str, list[int]] = {}
         for _ in range(args.rounds):
             for tname in chosen:
-                rs = list(solve_batch(sudoku, puzzles, limit=1, rules=TACTIC_SETS[tname]))
+                rs = list(solve_puzzles(sudoku, puzzles,
+                                       SolveOptions(limit=1, rules=TACTIC_SETS[tname])))
                 bad = [r for r in rs if r.status.value != "solved"]
                 if bad:
                     raise SystemExit(f"{set_name}/{tname}: {len(bad)} not solved")
@@ -88,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
                 if prev is not None:
                     us = [min(a, b) for a, b in zip(prev, us, strict=True)]
                 best[tname] = us
-                node_counts[tname] = [r.stats["nodes"] for r in rs]
+                node_counts[tname] = [r.stats.nodes for r in rs]
         for tname in chosen:
             rules = TACTIC_SETS[tname]
             us = best[tname]

@@ -1,10 +1,10 @@
 """Many same-shaped puzzles on several threads: the batch kernel split into chunks.
 
-Parallelism across puzzles (seed 000's future work) needs no sharing inside a search: each
-thread pulls the next chunk of puzzles, solves it with one ``solve_batch`` kernel call (GIL
-released) into its rows of the shared result arrays, and asks for another. Small chunks
-balance the load; each thread has its own control array, so a per-puzzle time-out gives up
-only the puzzle that thread is on, and a stop reaches every thread.
+Parallelism across puzzles (future work in Chiu, Nasiri & Rashid 2012, §7) needs no sharing
+inside a search: each thread pulls the next chunk of puzzles, solves it with one
+``solve_batch`` kernel call (GIL released) into its rows of the shared result arrays, and asks
+for another. Small chunks balance the load; each thread has its own control array, so a
+per-puzzle time-out gives up only the puzzle that thread is on, and a stop reaches every thread.
 """
 
 from __future__ import annotations
@@ -20,6 +20,11 @@ from csolve.backends.base import GroupJob
 from csolve.kernels import abi
 from csolve.model import Model
 from csolve.search import BatchScratch, new_ctrl
+
+
+def _now() -> float:
+    """The clock per-puzzle time limits are read from (tests replace it)."""
+    return time.monotonic()
 
 
 def solve_chunks(model: Model, kernels: ModuleType, inits: np.ndarray, limit: int,
@@ -79,7 +84,7 @@ def solve_chunks(model: Model, kernels: ModuleType, inits: np.ndarray, limit: in
                 progress(int(done.sum() + sum(int(c[abi.CTRL_DONE]) - int(c[abi.CTRL_GAVE_UP])
                                               for c in ctrls)))
             if timeout:
-                now = time.monotonic()
+                now = _now()
                 for k, c in enumerate(ctrls):
                     cur = int(c[abi.CTRL_CURRENT])
                     if los[k] + cur != watch[k][0]:
@@ -116,14 +121,14 @@ def solve_group_on_threads(job: GroupJob) -> None:
                          job.counts, job.stats)
             return
         scratch = BatchScratch(job.model)
-        watch = {"current": -1, "since": time.monotonic()}
+        watch = {"current": -1, "since": _now()}
 
         def poll() -> None:
             if job.progress is not None:  # puzzles given up for their budget are not done
                 job.progress(int(ctrl[abi.CTRL_DONE]) - int(ctrl[abi.CTRL_GAVE_UP]))
             if job.timeout:
                 cur = int(ctrl[abi.CTRL_CURRENT])
-                now = time.monotonic()
+                now = _now()
                 if cur != watch["current"]:
                     watch["current"], watch["since"] = cur, now
                 elif now - watch["since"] > job.timeout:

@@ -1,6 +1,6 @@
-"""Backend x worker-count experiments (seed 000's figures 9-11), shared by ``csolve bench``
-and benchmarks/bench_backends.py. Every answer is checked: solutions by the plugin's
-validator (inside ``solve_puzzle``), counts against the serial backend's."""
+"""Backend x worker-count experiments (figures 9-11 of Chiu, Nasiri & Rashid 2012), shared by
+``csolve bench`` and benchmarks/bench_backends.py. Every answer is checked: solutions by the
+plugin's validator (inside ``solve_one``), counts against the serial backend's."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import time
 from collections.abc import Sequence
 
 from csolve.puzzle import Puzzle, PuzzleType
-from csolve.solver import SolveOptions, Status, solve_puzzle
+from csolve.solver import SolveOptions, Status, solve_one
 
 
 def run_bench(ptype: PuzzleType, puzzles: Sequence[Puzzle], backends: Sequence[str],
@@ -27,7 +27,7 @@ def run_bench(ptype: PuzzleType, puzzles: Sequence[Puzzle], backends: Sequence[s
                 t0 = time.perf_counter()
                 got, n_nodes, idle_s = [], 0, 0.0
                 for p in puzzles:
-                    r = solve_puzzle(ptype, p, SolveOptions(
+                    r = solve_one(ptype, p, SolveOptions(
                         limit=limit, backend=backend, workers=w, timeout=timeout,
                         backend_options=dict(options or {})))
                     if r.status is Status.TIMEOUT or (count and not r.exact):
@@ -35,8 +35,8 @@ def run_bench(ptype: PuzzleType, puzzles: Sequence[Puzzle], backends: Sequence[s
                     elif not count and r.status is Status.NO_SOLUTION:
                         ok = False
                     got.append(r.count)
-                    n_nodes += int(r.stats.get("nodes", 0))
-                    idle_s += sum(x.get("idle_s", 0.0) for x in r.workers)
+                    n_nodes += r.stats.nodes
+                    idle_s += sum(x.get("idle_s", 0.0) for x in r.stats.workers)
                 walls.append(time.perf_counter() - t0)
                 nodes.append(n_nodes)
                 idle.append(idle_s)

@@ -10,18 +10,24 @@ from csolve.rules import Rule
 _ALLDIFF = "csolve.kernels.alldiff"
 _SUBSETS = "csolve.kernels.subsets"
 _FISH = "csolve.kernels.fish"
+# the works the rules come from (docs/references.md)
+_CNR = "Chiu, Nasiri & Rashid 2012"
+_TARHINI = "Tarhini 2011"
 
 RULES = (
     Rule("elimination", f"{_ALLDIFF}:elimination",
-         "naked single: a cell's value is removed from its peers (seed 000 rule 1)"),
+         "naked single: a cell's value is removed from its peers "
+         f"({_CNR}, §2.1 rule 1)"),
     Rule("hidden-single", f"{_ALLDIFF}:hidden_single",
-         "lone ranger: a value with one place left in a group goes there (seed 000 rule 2)"),
+         "lone ranger: a value with one place left in a group goes there "
+         f"({_CNR}, §2.1 rule 2)"),
     Rule("locked-candidates", f"{_ALLDIFF}:locked_candidates",
          "pointing / box-line: a value confined to the overlap of two groups leaves the rest"),
     Rule("naked-pair", f"{_SUBSETS}:naked_pair",
-         "twins: two cells of a group holding only two values take them from the rest"),
+         f"twins ({_TARHINI}): two cells of a group holding only two values take them from "
+         "the rest"),
     Rule("naked-triple", f"{_SUBSETS}:naked_triple",
-         "triplets (all 3 variants): three cells holding only three values take them"),
+         f"triplets ({_TARHINI}, all 3 variants): three cells holding only three values take them"),
     Rule("naked-quad", f"{_SUBSETS}:naked_quad",
          "four cells of a group holding only four values take them from the rest"),
     Rule("hidden-pair", f"{_SUBSETS}:hidden_pair",
@@ -62,14 +68,16 @@ def csolve_register_backends(register):
 
 
 def _alldiff_only(model) -> bool:
-    """Every group is all-different with no rule of a plugin's own (no sums, no straights),
-    and fits a 64-bit mask."""
+    """Every group is all-different with no rule of a plugin's own (no sums, no straights,
+    no constraint rule: the learning engine runs no rule), and fits a 64-bit mask."""
     import numpy as np
 
     from csolve.model import ALLDIFF
 
     k = model.kernel
     sizes = np.diff(k.group_ptr.astype(np.int64))
+    if model.constraint_rules:
+        return False
     return bool(np.all(k.group_flags & ALLDIFF) and not np.any(k.group_tag)
                 and (sizes.size == 0 or sizes.max() <= 64))
 

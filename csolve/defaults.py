@@ -7,3 +7,8 @@ The CLI shows these in ``--help`` without importing the solver (which loads numb
 #: clause-learning engine: far more than any of the shared 9x9, 16x16 and MaaTec sets
 #: needs, a fraction of a second of depth-first search.
 ESCALATE_AFTER = 20_000
+
+#: Nodes the batch kernel spends on each puzzle of a file before a backend other than
+#: ``serial`` searches it on its workers: most puzzles end well within it, and sharing a
+#: search between workers costs more than such a puzzle's whole search.
+PROBE_NODES = 2_000

@@ -1,7 +1,7 @@
 """Generating puzzles, the puzzle-agnostic part: random solutions, clue removal, symmetry.
 
-A generator (seed 000, section 3.1) starts from a solved grid and removes clues one at a
-time, keeping a removal only while the puzzle still has exactly one solution. What is
+A generator (Chiu, Nasiri & Rashid 2012, §3.1) starts from a solved grid and removes clues
+one at a time, keeping a removal only while the puzzle still has exactly one solution. What is
 generic lives here and works on any :class:`csolve.model.Model`:
 
 - :func:`random_solution`: a random solution of a model, found by seeding a few random
@@ -11,7 +11,11 @@ generic lives here and works on any :class:`csolve.model.Model`:
 - :func:`generate_in_order`: many puzzles on worker threads, each from its own seed, so the
   output does not depend on the number of workers.
 
-A puzzle type opts in by implementing :meth:`csolve.puzzle.PuzzleType.generate`.
+- :func:`random_pattern` / :func:`removal_groups`: a random symmetric layout (black cells)
+  and the clue groups of a grid whose model cells are not its grid cells (Kakuro, Str8ts).
+
+A puzzle type opts in by implementing :meth:`csolve.puzzle.PuzzleType.generate`
+(docs/generator.md).
 """
 
 from __future__ import annotations
@@ -38,6 +42,8 @@ class GenerateOptions:
     symmetry: str = "none"
     clues: int | None = None
     rules: tuple[str, ...] | None = None
+    #: box shape ``"RxC"`` for types with boxes (Sudoku, Killer); None: the size's default
+    box: str | None = None
 
 
 class GenerationError(CsolveError):
@@ -84,6 +90,41 @@ def symmetry_groups(height: int, width: int, symmetry: str) -> list[tuple[int, .
             seen.update(orbit)
             groups.append(orbit)
     return groups
+
+
+def random_pattern(height: int, width: int, rng: np.random.Generator, density: float,
+                   symmetry: str = "none") -> np.ndarray:
+    """A random ``height``×``width`` bool pattern (e.g. a puzzle's black cells): each orbit of
+    ``symmetry`` is set with probability ``density``, so the pattern keeps that symmetry."""
+    out = np.zeros(height * width, dtype=bool)
+    for orbit in symmetry_groups(height, width, symmetry):
+        if rng.random() < density:
+            out[list(orbit)] = True
+    return out.reshape(height, width)
+
+
+def removal_groups(height: int, width: int, symmetry: str, cell_of: dict[int, int],
+                   rng: np.random.Generator) -> list[tuple[int, ...]]:
+    """Groups of model cells for :func:`reduce_clues`, in random order: the orbits of
+    ``symmetry`` on the grid, each mapped through ``cell_of`` (grid index ``r * width + c`` to
+    model cell; grid cells that are no clue candidates are left out)."""
+    groups = []
+    for orbit in symmetry_groups(height, width, symmetry):
+        cells = tuple(cell_of[i] for i in orbit if i in cell_of)
+        if cells:
+            groups.append(cells)
+    return [groups[i] for i in rng.permutation(len(groups))]
+
+
+def masks_of_values(values) -> np.ndarray:
+    """uint64 singles for values 1..n (one per model cell)."""
+    v = np.asarray(values, dtype=np.int64)
+    return np.left_shift(np.uint64(1), (v - 1).astype(np.uint64)).astype(np.uint64)
+
+
+def values_of_masks(masks: np.ndarray) -> np.ndarray:
+    """Values 1..n of a solved state of singles."""
+    return np.array([int(m).bit_length() for m in masks], dtype=np.int64)
 
 
 def _kernels(model: Model):
@@ -193,6 +234,23 @@ def count_solutions(model: Model, limit: int = 2, ctrl: np.ndarray | None = None
             raise KeyboardInterrupt
         if r in (abi.EXHAUSTED, abi.LIMIT) or total >= limit:
             return total
+
+
+def first_solution(model: Model, ctrl: np.ndarray | None = None) -> np.ndarray | None:
+    """The first solution the generic search finds (uint64 singles per cell), or None."""
+    from csolve.search import SearchState, new_ctrl
+
+    state = SearchState(model.with_engine(""), solution_capacity=1)
+    state.push_root()
+    ctrl = ctrl if ctrl is not None else new_ctrl()
+    while True:
+        r = state.run(ctrl, 1, False, 1 << 40)
+        if r == abi.STOPPED:
+            raise KeyboardInterrupt
+        if state.found:
+            return state.sols[0].copy()
+        if r in (abi.EXHAUSTED, abi.LIMIT):
+            return None
 
 
 def generate_in_order(make: Callable[[int, np.ndarray], object], seeds: Sequence[int],

@@ -1,8 +1,10 @@
 """Grading: how hard a puzzle is for a person, from the tactics its explanation needs.
 
 ``rate(ptype, puzzle)`` is the stable entry point (the generator calls it for
-``--difficulty``). The level is the level of the hardest tactic the step-by-step solve used,
-or ``evil`` when logic ran out and it had to guess.
+``--difficulty``). The level is the level of the hardest step the step-by-step solve took
+(a tactic's level for the puzzle type, or the level a finder gave the step itself), ``evil``
+when logic ran out and it had to guess, and ``not unique`` when the puzzle has several
+solutions (no logic can settle it).
 """
 
 from __future__ import annotations
@@ -11,10 +13,15 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from csolve.logic import Namer, Step, Stepper
+from csolve.model import Model
 from csolve.puzzle import Puzzle, PuzzleType
 
 LEVELS = ("easy", "medium", "hard", "expert", "evil")
+#: the level of a puzzle with several solutions, and of one with none
+NOT_UNIQUE, INVALID = "not unique", "invalid"
 
 #: the level each tactic stands for; a plugin tactic not listed counts as expert
 TACTIC_LEVEL = {
@@ -29,7 +36,7 @@ TACTIC_LEVEL = {
 class Rating:
     """A puzzle's grade. ``hardest`` is None when it needs no step (already complete)."""
 
-    level: str  # one of LEVELS, or "invalid" when it has no solution
+    level: str  # one of LEVELS, NOT_UNIQUE (several solutions) or INVALID (none)
     hardest: str | None  # hardest tactic used before the first guess (None: none)
     steps: int  # logical steps (guesses excluded)
     guesses: int  # guesses taken when no tactic applied
@@ -49,69 +56,73 @@ def namer_for(ptype: PuzzleType, puzzle: Puzzle) -> Namer:
     return Namer(lambda c: ptype.cell_name(puzzle, c), lambda g: ptype.group_name(puzzle, g))
 
 
+def level_of(ptype: PuzzleType | None, tactic: str) -> str:
+    """A tactic's level for a puzzle type: its own table first (``PuzzleType.tactic_levels``),
+    then :data:`TACTIC_LEVEL`; a tactic in neither counts as expert."""
+    own = getattr(ptype, "tactic_levels", None) or {}
+    return own.get(tactic) or TACTIC_LEVEL.get(tactic, "expert")
+
+
+def step_level(ptype: PuzzleType | None, step: Step) -> str:
+    """A step's level: the one its finder gave it, else its tactic's."""
+    return step.level or level_of(ptype, step.tactic)
+
+
 def tactic_list(ptype: PuzzleType, tactics: Sequence[str] | None) -> tuple[str, ...]:
-    """The tactics to use: the given ones (checked), or the plugin's full list."""
+    """The tactics to use: the given ones (checked) with the type's constraint rules, or the
+    plugin's full list."""
     if not tactics:
-        return tuple(ptype.tactics)
+        return tuple(dict.fromkeys((*ptype.tactics, *ptype.constraint_rules)))
     from csolve.errors import UnknownNameError
 
     unknown = [t for t in tactics if t not in ptype.tactics]
     if unknown:
         raise UnknownNameError(f"unknown tactic(s) for {ptype.name}: {', '.join(unknown)} "
                                f"(known: {', '.join(ptype.tactics)})")
-    return tuple(tactics)
+    return tuple(dict.fromkeys((*tactics, *ptype.constraint_rules)))
 
 
 def find_solution(ptype: PuzzleType, puzzle: Puzzle) -> tuple[int, object | None]:
     """(number of solutions up to 2, the first one) from the search."""
-    from csolve.solver import SolveOptions, solve_puzzle
+    from csolve.solver import SolveOptions, solve_one
 
-    r = solve_puzzle(ptype, puzzle, SolveOptions(limit=2))
+    r = solve_one(ptype, puzzle, SolveOptions(limit=2))
     return r.count, (r.solutions[0] if r.solutions else None)
+
+
+def model_values(ptype: PuzzleType, puzzle: Puzzle, model: Model, solution) -> list[int]:
+    """A solution as one value per model cell, for the stepper's guesses: from the plugin
+    (``PuzzleType.cell_values``), from a flat solution with one value per cell, or else from
+    a search of the model itself (a plugin that says nothing still gets explanations)."""
+    values = ptype.cell_values(puzzle, solution)
+    if values is None:
+        flat = np.asarray(solution)
+        if flat.ndim == 1 and flat.shape[0] == model.n_cells:
+            values = flat
+    if values is None:
+        from csolve.generate import first_solution
+
+        masks = first_solution(model)
+        values = [int(m).bit_length() for m in masks] if masks is not None else None
+    return None if values is None else [int(x) for x in values]
 
 
 def stepper(ptype: PuzzleType, puzzle: Puzzle, tactics: Sequence[str] | None = None,
             solution=None) -> Stepper:
-    """A :class:`Stepper` for a puzzle; guesses follow ``solution`` when given."""
+    """A :class:`Stepper` for a puzzle; guesses follow ``solution`` when given. Tactics with
+    no step-by-step form (a plugin rule without a finder) are left to guesses."""
     ptype.check(puzzle)
     model = ptype.model(puzzle)
-    return Stepper(model, tactic_list(ptype, tactics), namer_for(ptype, puzzle),
-                   finders=ptype.step_finders(),
-                   solution=None if solution is None else cell_values(ptype, puzzle, model,
-                                                                      solution))
+    chosen = tactic_list(ptype, tactics)
+    return Stepper(model, chosen, namer_for(ptype, puzzle), finders=ptype.step_finders(),
+                   solution=None if solution is None else model_values(ptype, puzzle, model,
+                                                                         solution),
+                   missing_ok=tuple(t for t in chosen if t not in (tactics or ())))
 
 
-def cell_values(ptype: PuzzleType, puzzle: Puzzle, model, solution) -> list[int] | None:
-    """The solution's value of each model cell. A plugin's solution is its own grid (Kakuro's
-    and Str8ts' hold cells the model has none for), so where each cell lands is found by
-    decoding probe states: cell i holding the digits of i, base n_values, one per round.
-    None when the solution does not fit."""
-    import numpy as np
-
-    flat = np.asarray(solution, dtype=np.int64).ravel()
-    n, base = model.n_cells, max(2, model.n_values)
-    rounds = 1
-    while base ** rounds < n:
-        rounds += 1
-    idx = np.arange(n, dtype=np.int64)
-    code = np.zeros(flat.size, dtype=np.int64)
-    written = np.ones(flat.size, dtype=bool)
-    for k in range(rounds):
-        digit = ((idx // base ** k) % base).astype(np.uint64)
-        grid = np.asarray(ptype.decode(puzzle, np.left_shift(np.uint64(1), digit))).ravel()
-        if grid.size != flat.size:
-            return None
-        written &= grid > 0
-        code += np.where(grid > 0, grid - 1, 0) * base ** k
-    out = [0] * n
-    for pos in np.flatnonzero(written):
-        if code[pos] < n:
-            out[int(code[pos])] = int(flat[pos])
-    return out if all(out) else None
-
-
-def rate_steps(steps: Sequence[Step], solutions: int = 1) -> Rating:
-    """A rating from the steps of an explanation."""
+def rate_steps(steps: Sequence[Step], solutions: int = 1,
+               ptype: PuzzleType | None = None) -> Rating:
+    """A rating from the steps of an explanation (levels as ``ptype`` defines them)."""
     counts = Counter(s.tactic for s in steps)
     guesses = counts.pop("guess", 0)
     logical = [s for s in steps if s.tactic != "guess"]
@@ -120,16 +131,18 @@ def rate_steps(steps: Sequence[Step], solutions: int = 1) -> Rating:
         if s.tactic == "guess":
             break
         before_guess.append(s)
-    order = {t: i for i, t in enumerate(TACTIC_LEVEL)}
-    hardest = max((s.tactic for s in before_guess),
-                  key=lambda t: (LEVELS.index(TACTIC_LEVEL.get(t, "expert")), order.get(t, 99)),
-                  default=None)
+    order = {t: i for i, t in enumerate(getattr(ptype, "tactics", None) or TACTIC_LEVEL)}
+    hardest_step = max(before_guess, key=lambda s: (LEVELS.index(step_level(ptype, s)),
+                                                    order.get(s.tactic, 99)), default=None)
+    hardest = hardest_step.tactic if hardest_step else None
     if solutions == 0:
-        level = "invalid"
+        level = INVALID
+    elif solutions > 1:
+        level = NOT_UNIQUE
     elif guesses:
         level = "evil"
     else:
-        level = TACTIC_LEVEL.get(hardest, "expert") if hardest else "easy"
+        level = step_level(ptype, hardest_step) if hardest_step else "easy"
     return Rating(level=level, hardest=hardest, steps=len(logical), guesses=guesses,
                   tactics=dict(counts), solutions=solutions)
 
@@ -139,9 +152,9 @@ def rate(ptype: PuzzleType, puzzle: Puzzle, tactics: Sequence[str] | None = None
     easiest first), guessing the search's solution's value when they run out."""
     count, solution = find_solution(ptype, puzzle)
     if count == 0:
-        return Rating(level="invalid", hardest=None, steps=0, guesses=0, solutions=0)
+        return Rating(level=INVALID, hardest=None, steps=0, guesses=0, solutions=0)
     st = stepper(ptype, puzzle, tactics, solution)
-    return rate_steps(list(st.steps()), min(count, 2))
+    return rate_steps(list(st.steps()), min(count, 2), ptype)
 
 
 def grade(ptype: PuzzleType, puzzle: Puzzle) -> Rating:

@@ -50,15 +50,22 @@ class Step:
     values: list[int] = field(default_factory=list)  # the pattern's values
     groups: list[int] = field(default_factory=list)  # the groups it lives in
     text: str = ""
+    #: a finder may grade the step itself (e.g. a sum step that needs only the run's
+    #: combinations is easier than one that needs its cells' candidates); None: the
+    #: tactic's level (:func:`csolve.grading.step_level`)
+    level: str | None = None
 
     def to_json(self, namer: Namer) -> dict:
-        return {
+        out = {
             "tactic": self.tactic, "text": self.text,
             "placed": [{"cell": namer.cell(c), "value": v} for c, v in self.placed],
             "removed": [{"cell": namer.cell(c), "value": v} for c, v in self.removed],
             "cells": [namer.cell(c) for c in self.cells], "values": self.values,
             "groups": [namer.group(g) for g in self.groups],
         }
+        if self.level:  # a finder's own grade of the step
+            out["level"] = self.level
+        return out
 
 
 class Namer:
@@ -328,16 +335,20 @@ FINDERS: dict[str, Finder] = {
 class Stepper:
     """Solve a model one explained step at a time, easiest tactic first.
 
-    After every step it starts again from the first tactic (as seed 004 does), so the tactic
-    of each step is the easiest one that makes progress. When none does, it guesses: the
-    cell with the fewest candidates takes its value in ``solution`` (the search's answer),
-    or the smallest candidate when no solution is known.
+    After every step it starts again from the first tactic (as Mishra, Goel & Nikhitha 2021
+    do, §4.2), so the tactic of each step is the easiest one that makes progress. When none
+    does, it guesses: the cell with the fewest candidates takes its value in ``solution`` (the
+    search's answer), or the smallest candidate when no solution is known.
     """
 
     def __init__(self, model: Model, tactics: Sequence[str], namer: Namer,
                  finders: dict[str, Finder] | None = None,
-                 solution: Sequence[int] | None = None) -> None:
+                 solution: Sequence[int] | None = None,
+                 missing_ok: Sequence[str] = ()) -> None:
         self.finders = {**FINDERS, **(finders or {})}
+        #: tactics left out for want of a step-by-step form (their deductions become guesses)
+        self.skipped = [t for t in tactics if t not in self.finders and t in missing_ok]
+        tactics = [t for t in tactics if t not in self.skipped]
         unknown = [t for t in tactics if t not in self.finders]
         if unknown:
             from csolve.errors import UnknownNameError
@@ -348,9 +359,10 @@ class Stepper:
         self.board = Board(model, namer)
         self.solution = list(solution) if solution is not None else None
         b = self.board
-        for c, x in enumerate(b.cand):  # givens: write them in without a step
-            if x and not x & (x - 1):
-                b.settle(c)
+        # givens: written in without a step (only they: a cell they leave with one
+        # candidate is a naked single, a step of its own)
+        for c in [c for c, x in enumerate(b.cand) if x and not x & (x - 1)]:
+            b.settle(c)
 
     def next_step(self) -> Step | None:
         """The next step (already applied), or None when solved or stuck for good."""
@@ -395,6 +407,10 @@ class Stepper:
                 return
             k += 1
             yield s
+
+    def masks(self) -> np.ndarray:
+        """The board as candidate masks per model cell (what ``PuzzleType.decode`` reads)."""
+        return np.array(self.board.cand, dtype=np.uint64)
 
     def values(self) -> np.ndarray:
         """The board as values (0 where open)."""

@@ -90,6 +90,9 @@ class Model:
     key: str = ""  # models with the same key share structure and differ only in ``init``
     meta: dict = field(default_factory=dict, compare=False)
     engine: str = ""
+    #: rules among ``rules`` that carry the puzzle's own constraints (beyond all-different):
+    #: an engine that does not run the model's rules cannot search it
+    constraint_rules: tuple[str, ...] = ()
 
     @property
     def n_cells(self) -> int:

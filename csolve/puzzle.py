@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -41,10 +42,43 @@ class PuzzleType:
     formats: tuple[str, ...] = ()
     #: rule names, in the order propagation tries them
     default_rules: tuple[str, ...] = ("elimination", "hidden-single")
+    #: rules that carry the puzzle's own constraints beyond all-different (a sum, a
+    #: straight): always in the model, whatever rules or tactics are chosen; chosen ones add
+    #: deductions on top. The core enforces it around :meth:`model` and :meth:`model_runs`.
+    constraint_rules: tuple[str, ...] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "model" in cls.__dict__:
+            cls.model = _keeping_constraints(cls.__dict__["model"])
+        if "model_runs" in cls.__dict__:
+            cls.model_runs = _keeping_constraints_runs(cls.__dict__["model_runs"])
+
+    def rules_for(self, rules: Sequence[str] | None) -> tuple[str, ...] | None:
+        """Chosen rules as the model gets them: elimination first and every constraint rule
+        added (see :func:`csolve.rules.with_constraints`); None stays None (the defaults)."""
+        from csolve.rules import with_constraints
+
+        return None if rules is None else with_constraints(tuple(rules), self.constraint_rules)
+
+    def constrained(self, model: Model) -> Model:
+        """``model`` with every constraint rule in its rules and recorded as such."""
+        missing = tuple(r for r in self.constraint_rules if r not in model.rules)
+        if not missing and model.constraint_rules == self.constraint_rules:
+            return model
+        return replace(model, rules=model.rules + missing,
+                       key=f"{model.key}+{'+'.join(missing)}" if model.key and missing
+                       else model.key,
+                       constraint_rules=self.constraint_rules)
 
     def parse(self, text: str, source: str, fmt: str | None = None) -> list[Puzzle]:
         """Read every puzzle in ``text``; raise PuzzleInputError naming file, line, column."""
         raise NotImplementedError
+
+    def with_box(self, puzzles: Sequence[Puzzle], box: str) -> list[Puzzle]:
+        """The puzzles with boxes of shape ``box`` (``"RxC"``, from ``--box``): for types
+        whose size allows several box shapes (a 6x6 Sudoku's 2×3 or 3×2)."""
+        raise UnknownNameError(f"{self.name} puzzles have no box shape to choose (--box)")
 
     def check(self, puzzle: Puzzle) -> None:
         """Raise PuzzleInputError if the givens already break a rule."""
@@ -97,6 +131,26 @@ class PuzzleType:
         """One line in the input's own format (the puzzle itself when ``solution`` is None)."""
         raise NotImplementedError
 
+    def format_line_many(self, puzzles: Sequence[Puzzle], solutions: Sequence[Any]
+                         ) -> list[str]:
+        """:meth:`format_line` for many solved puzzles at once (bulk output)."""
+        return [self.format_line(p, s) for p, s in zip(puzzles, solutions, strict=True)]
+
+    def format_grid(self, puzzle: Puzzle, solution: Any | None) -> str:
+        """The puzzle (or a solution) as a plain-text grid, no colour, that :meth:`parse`
+        reads back."""
+        raise UnknownNameError(f"cannot write grid for {self.name}")
+
+    def to_svg(self, puzzle: Puzzle, solution: Any | None, step: Any = None, *,
+               candidates: Sequence[int] | None = None,
+               placed: Sequence[bool] | None = None) -> str:
+        """One complete SVG document picturing the puzzle: givens and filled values styled
+        apart. With ``step`` (a :class:`csolve.logic.Step`), its cells, placed values and
+        removed candidates are marked; ``candidates`` and ``placed`` (the stepper board's
+        masks and placed flags before the step, one per model cell) show the open cells'
+        candidates as small symbols. See :mod:`csolve.svg`."""
+        raise UnknownNameError(f"cannot draw {self.name} puzzles")
+
     def to_json(self, puzzle: Puzzle, solution: Any) -> Any:
         """A JSON-ready form of a solution."""
         raise NotImplementedError
@@ -121,6 +175,15 @@ class PuzzleType:
         "jellyfish",
     )
 
+    #: levels of this type's tactics where they differ from the core's table
+    #: (:data:`csolve.grading.TACTIC_LEVEL`): ``{tactic: "easy" | "medium" | ...}``
+    tactic_levels: dict[str, str] = {}
+
+    def cell_values(self, puzzle: Puzzle, solution: Any) -> Sequence[int] | None:
+        """A solution as one value per model cell (what explanations' guesses follow);
+        None: the core finds them (a flat solution is taken as is, else the model is searched)."""
+        return None
+
     def cell_name(self, puzzle: Puzzle, cell: int) -> str:
         """How explanations name a cell of the model."""
         return f"cell {cell}"
@@ -134,6 +197,12 @@ class PuzzleType:
         finder takes a :class:`csolve.logic.Board` and yields :class:`csolve.logic.Step`."""
         return {}
 
+    def clue_count(self, puzzle: Puzzle) -> int:
+        """How many clues (given values) a puzzle has, as ``csolve generate`` reports it;
+        -1 when the plugin does not say."""
+        data = puzzle.data
+        return int(np.count_nonzero(data)) if isinstance(data, np.ndarray) else -1
+
     def generate(self, options: Any, rng: np.random.Generator,
                  ctrl: np.ndarray | None = None) -> tuple[Puzzle, Any]:
         """A new puzzle with exactly one solution, and that solution (``csolve generate``).
@@ -145,6 +214,27 @@ class PuzzleType:
         from csolve.errors import UnknownNameError
 
         raise UnknownNameError(f"csolve cannot generate {self.name} puzzles")
+
+
+def _keeping_constraints(model_fn):
+    """A plugin's ``model`` that gets chosen rules with the constraint rules added, and whose
+    model keeps them even when the plugin's own defaults lack them."""
+    @functools.wraps(model_fn)
+    def model(self, puzzle, rules=None, *args, **kwargs):
+        return self.constrained(model_fn(self, puzzle, self.rules_for(rules), *args, **kwargs))
+
+    return model
+
+
+def _keeping_constraints_runs(runs_fn):
+    """:func:`_keeping_constraints` for ``model_runs``."""
+    @functools.wraps(runs_fn)
+    def model_runs(self, puzzles, rules=None, *args, **kwargs):
+        for start, stop, model, inits in runs_fn(self, puzzles, self.rules_for(rules),
+                                                 *args, **kwargs):
+            yield start, stop, self.constrained(model), inits
+
+    return model_runs
 
 
 def all_puzzle_types() -> dict[str, PuzzleType]:

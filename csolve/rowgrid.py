@@ -44,3 +44,17 @@ def read_json_grid(source: str, line_no: int, text: str,
     except GridError as e:
         where = f"grid row {e.row + 1}" + (f", cell {e.col + 1}" if e.col is not None else "")
         raise PuzzleInputError(source, line_no, None, f"{where}: {e.message}") from None
+
+
+def in_format(found: list[tuple[int, G, dict]], fmt: str | None, source: str
+              ) -> list[tuple[int, G, dict]]:
+    """``found`` (first line, grid, meta with its ``format``) when every puzzle is in ``fmt``
+    (``--format``); a puzzle in another format is a one-line error at its line."""
+    if fmt is None:
+        return found
+    for line, _grid, meta in found:
+        if meta["format"] != fmt:
+            raise PuzzleInputError(source, line, None,
+                                   f"a {meta['format']} puzzle where the format asked for is "
+                                   f"{fmt}")
+    return found

@@ -48,3 +48,20 @@ def kernel_paths(names: tuple[str, ...]) -> tuple[str, ...]:
             raise UnknownNameError(f"unknown rule {n!r}; known: {', '.join(sorted(rules))}")
         out.append(rules[n].kernel)
     return tuple(out)
+
+
+#: The rule that keeps all-different groups all different: every model propagates with it
+#: (the search relies on it to keep its states consistent), whatever rules are chosen.
+ALLDIFF_RULE = "elimination"
+
+
+def with_constraints(rules: tuple[str, ...], constraint_rules: tuple[str, ...]) -> tuple[str, ...]:
+    """The rules a model propagates with when ``rules`` are chosen: those rules in their
+    order, :data:`ALLDIFF_RULE` first when they lack it, and then every constraint rule of the
+    puzzle type they lack (the puzzle's own constraints: chosen rules add deductions, they
+    never take a constraint away)."""
+    out = list(dict.fromkeys(rules))
+    if ALLDIFF_RULE not in out:
+        out.insert(0, ALLDIFF_RULE)
+    out += [r for r in constraint_rules if r not in out]
+    return tuple(out)

@@ -1,7 +1,19 @@
-"""Solving puzzles: one at a time through a backend, or many of one shape in one kernel call.
+"""The one solve path: every puzzle, from the CLI or from Python, goes through
+:func:`solve_blocks`.
 
-This is the layer the CLI and library users call. Every solution it returns was decoded by
-the puzzle's plugin and passed the plugin's validator.
+For each run of same-shaped puzzles:
+
+1. the backend's :meth:`~csolve.backends.base.Backend.solve_group` runs the batch kernel
+   over all of them at once (no Python work per puzzle), each for at most a small node
+   budget - most puzzles end here;
+2. a puzzle that needs more search than that is searched alone by the backend the user
+   named, on the workers they gave (:meth:`~csolve.backends.base.Backend.solve`);
+3. a puzzle that the model's own search has not solved after ``escalate_after`` nodes is
+   taken over by the clause-learning engine, for the time left.
+
+With the ``serial`` backend steps 1 and 2 are the same search, so step 1 runs to the
+escalation budget. Every solution returned was decoded by the puzzle's plugin and passed its
+validator.
 """
 
 from __future__ import annotations
@@ -9,42 +21,63 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
 from typing import Any
 
 import numpy as np
 
-from csolve.backends import SearchJob, get_backend
-from csolve.defaults import ESCALATE_AFTER
+from csolve.backends import Backend, GroupJob, SearchJob, get_backend
+from csolve.defaults import ESCALATE_AFTER, PROBE_NODES
 from csolve.engines import GENERIC, with_engine
 from csolve.errors import CsolveError, ExitCode, UnknownNameError
 from csolve.kernels import abi
 from csolve.model import Model
+from csolve.outcome import End, Result, Stats, Status
 from csolve.puzzle import Puzzle, PuzzleType
-from csolve.search import BatchScratch, kernels_for_model, new_ctrl, stats_dict
+from csolve.search import BatchScratch, kernels_for_model, new_ctrl
+
+__all__ = ["End", "Result", "SolveOptions", "Stats", "Status", "solve_blocks", "solve_one",
+           "solve_puzzles"]
 
 #: The engine a puzzle moves to when the model's own search gives up on it.
 FALLBACK_ENGINE = "learning"
 #: How the learning engine takes a puzzle over on one core: as searches that take turns on
-#: the calling thread and split the puzzle between them. Its run times are heavy-tailed, and
-#: parts searched in turn cut the tail: of 64 runs of Frisch's 25x25 puzzles, within 10 s,
-#: two searches solve 54-55 (median 1.68-1.92 s), three 52 (2.17 s) and one search 48-53
-#: (1.82-1.92 s) (benchmarks/bench_heavy_tail.py, pinned to one core).
+#: the calling thread and split the puzzle between them; split searches cut the heavy tail
+#: of its run times (benchmarks/bench_heavy_tail.py).
 TAKEOVER_ONE_CORE = ("interleave", 2)
-#: How a file's given-up puzzles are taken over with several workers: one at a time, each
-#: split between all the workers, rather than one puzzle per worker - split searches cut
-#: the tail (59 of 64 Frisch runs within 10 s on two workers, median 0.93 s, against 50 and
-#: 1.84 s for one search).
-TAKEOVER_SHARED = "locked-pool"
 
 
-class Status(StrEnum):
-    SOLVED = "solved"
-    NO_SOLUTION = "no-solution"
-    MULTIPLE = "multiple"
-    TIMEOUT = "timeout"
-    INTERRUPTED = "interrupted"
+#: Seconds loading kernels may take before ``on_slow_load`` is told (compiling takes seconds
+#: to minutes the first time; loading them from the disk cache, a fraction of a second).
+SLOW_LOAD_SECONDS = 0.5
+#: Called once per process, with a one-line message, when loading kernels is slow (the
+#: CLI prints it on stderr).
+on_slow_load: Callable[[str], None] | None = None
+_told_slow_load = threading.Event()
+
+
+@contextmanager
+def _loading() -> Iterator[None]:
+    """Tell ``on_slow_load`` once if the kernels loaded inside take long: they are being
+    compiled, which no time limit counts."""
+    if _told_slow_load.is_set() or on_slow_load is None:
+        yield
+        return
+    tell = on_slow_load
+
+    def slow() -> None:
+        if not _told_slow_load.is_set():
+            _told_slow_load.set()
+            tell("compiling kernels (first run only; they are cached on disk)...")
+
+    timer = threading.Timer(SLOW_LOAD_SECONDS, slow)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
 
 
 class InvalidSolutionError(CsolveError):
@@ -53,34 +86,271 @@ class InvalidSolutionError(CsolveError):
     exit_code = ExitCode.INTERNAL
 
 
-@dataclass
-class PuzzleResult:
-    puzzle: Puzzle
-    status: Status
-    solutions: list[Any] = field(default_factory=list)
-    count: int = 0  # solutions found (all of them when ``exact``)
-    exact: bool = False  # True when the whole search tree was explored
-    stats: dict = field(default_factory=dict)
-    seconds: float = 0.0
-    workers: list[dict] = field(default_factory=list)
-    engine: str = ""  # the search engine that answered ("dfs": the generic search)
-    took_over_from: str = ""  # the engine that gave the puzzle up to ``engine``, if any
-
-
 @dataclass(frozen=True)
 class SolveOptions:
-    """``limit``: 1 finds one solution, N counts up to N, 0 counts all."""
+    """How to solve. ``limit``: 1 finds one solution, N counts up to N, 0 counts all."""
 
     limit: int = 1
     backend: str = "serial"
     workers: int = 1
-    timeout: float | None = None
+    timeout: float | None = None  # seconds per puzzle
     rules: tuple[str, ...] | None = None
     engine: str | None = None  # None: the model's choice; "dfs": the generic search
-    keep: int = 2
+    #: solutions kept per puzzle: the batch kernel keeps the first, so more than one sends
+    #: every puzzle straight to the backend
+    keep: int = 1
     backend_options: dict = field(default_factory=dict)
     #: with ``engine`` None: nodes before a puzzle moves to the learning engine (0: never)
     escalate_after: int = ESCALATE_AFTER
+    #: nodes the batch kernel spends on a puzzle before a non-serial backend searches it
+    probe_nodes: int = PROBE_NODES
+
+
+def solve_puzzles(ptype: PuzzleType, puzzles: Sequence[Puzzle],
+                  options: SolveOptions = SolveOptions(), *,
+                  on_solution: Callable[[Puzzle, Any], None] | None = None,
+                  progress: Callable[[int], None] | None = None,
+                  ctrl: np.ndarray | None = None) -> Iterator[Result]:
+    """Every puzzle's :class:`Result`, in input order, as soon as it is known."""
+    for block in solve_blocks(ptype, puzzles, options, on_solution=on_solution,
+                              progress=progress, ctrl=ctrl):
+        yield from block
+
+
+def solve_one(ptype: PuzzleType, puzzle: Puzzle, options: SolveOptions = SolveOptions(), *,
+              on_solution: Callable[[Any], None] | None = None,
+              ctrl: np.ndarray | None = None) -> Result:
+    """One puzzle's :class:`Result` (:func:`solve_blocks` for a file of one puzzle);
+    ``on_solution(solution)`` streams every solution."""
+    stream = None if on_solution is None else (lambda _p, s: on_solution(s))
+    return next(solve_puzzles(ptype, [puzzle], options, on_solution=stream, ctrl=ctrl))
+
+
+def solve_blocks(ptype: PuzzleType, puzzles: Sequence[Puzzle],
+                 options: SolveOptions = SolveOptions(), *,
+                 on_solution: Callable[[Puzzle, Any], None] | None = None,
+                 progress: Callable[[int], None] | None = None,
+                 ctrl: np.ndarray | None = None) -> Iterator[list[Result]]:
+    """Results in input order, a list per run of same-shaped puzzles (so that output can be
+    written in bulk).
+
+    ``on_solution(puzzle, solution)`` streams every solution (``--all``): each puzzle is
+    then searched by the backend alone. ``progress(k)`` is told how many puzzles are done.
+    Setting ``ctrl[CTRL_STOP]`` stops every worker; the puzzles not finished come back
+    ``interrupted``.
+    """
+    backend = get_backend(options.backend)
+    options = replace(options, backend_options=backend.check_options(options.backend_options))
+    ctrl = ctrl if ctrl is not None else new_ctrl()
+    ptype.check_many(puzzles)
+    for start, stop, model, inits in ptype.model_runs(puzzles, options.rules):
+        model = with_engine(model, options.engine)
+        run = _Run(ptype, puzzles[start:stop], model, inits, options, backend, ctrl,
+                   progress, start)
+        if on_solution is not None:
+            yield from run.stream(on_solution)
+        else:
+            yield run.solve()
+
+
+class _Run:
+    """One run of same-shaped puzzles going through the three steps."""
+
+    def __init__(self, ptype: PuzzleType, puzzles: Sequence[Puzzle], model: Model,
+                 inits: np.ndarray, options: SolveOptions, backend: Backend,
+                 ctrl: np.ndarray, progress: Callable[[int], None] | None,
+                 done_before: int) -> None:
+        self.ptype = ptype
+        self.puzzles = puzzles
+        self.model = model
+        self.inits = np.ascontiguousarray(inits, dtype=np.uint64)
+        self.options = options
+        self.backend = backend
+        self.ctrl = ctrl
+        self.progress = progress
+        self.done_before = done_before
+        self.fallback = _fallback(model, options)
+
+    def _told(self, done: int) -> None:
+        if self.progress is not None:
+            self.progress(self.done_before + done)
+
+    def stream(self, on_solution: Callable[[Puzzle, Any], None]) -> Iterator[list[Result]]:
+        """Each puzzle searched by the backend alone, every solution streamed."""
+        for k, puzzle in enumerate(self.puzzles):
+            model = self.model.with_init(self.inits[k])
+            r, _ = self._search(puzzle, model, self.options.timeout, 0,
+                                lambda s, p=puzzle: on_solution(p, s))
+            self._told(k + 1)
+            yield [r]
+
+    def solve(self) -> list[Result]:
+        """Step 1 for every puzzle at once, then steps 2 and 3 for those that need them."""
+        opts = self.options
+        serial = self.backend.name == "serial"
+        escalate = opts.escalate_after if self.fallback is not None else 0
+        direct = opts.keep > 1 or (not serial and _no_probe(opts))
+        if direct:  # every puzzle straight to the backend
+            results = [self._unsearched(k) for k in range(len(self.puzzles))]
+            given_up = list(range(len(self.puzzles)))
+        else:
+            budget = escalate if serial else _min_positive(opts.probe_nodes, escalate)
+            results, given_up = self._batch(budget)
+        done = len(self.puzzles) - len(given_up)
+        for k in given_up:
+            puzzle = self.puzzles[k]
+            model = self.model.with_init(self.inits[k])
+            first = results[k]
+            left = _time_left(opts.timeout, first.seconds)
+            if direct or not serial:  # step 2: the named backend searches it
+                deeper, end = self._search(puzzle, model, left, escalate, None)
+                first = _after(first, deeper)
+                left = _time_left(opts.timeout, first.seconds)
+            else:
+                end = End.GAVE_UP
+            if end is End.GAVE_UP and self.fallback is not None and self.ctrl[abi.CTRL_STOP] == 0:
+                first = self._take_over(k, first, left)  # step 3
+            results[k] = first
+            done += 1
+            self._told(done)
+        return results
+
+    def _unsearched(self, k: int) -> Result:
+        """A placeholder for puzzle ``k`` before any search, replaced by its answer."""
+        return Result(puzzle=self.puzzles[k], status=Status.INTERRUPTED, end=End.STOPPED,
+                      engine=self.model.engine or GENERIC, backend=self.backend.name,
+                      puzzle_type=self.ptype)
+
+    def _batch(self, node_budget: int) -> tuple[list[Result], list[int]]:
+        """Step 1: the batch kernel over the whole run through the backend; the results,
+        and the indices of the puzzles given up after ``node_budget`` nodes."""
+        model, opts, inits = self.model, self.options, self.inits
+        n_puzzles, n = inits.shape
+        reason = np.zeros(n_puzzles, dtype=np.int64)
+        sols = np.zeros((n_puzzles, n), dtype=np.uint64)
+        counts = np.zeros(n_puzzles, dtype=np.int64)
+        stats = np.zeros((n_puzzles, abi.STAT_SIZE), dtype=np.int64)
+        with _loading():  # load (or compile) the kernel before any clock starts
+            kernels = kernels_for_model(model)
+            BatchScratch(model).warm_up(kernels, model, inits, opts.limit, new_ctrl(), reason,
+                                        sols, counts, stats)
+        workers = max(1, opts.workers) if self.backend.parallel else 1
+        job = GroupJob(model=model, kernels=kernels, inits=inits, reason=reason, sols=sols,
+                       counts=counts, stats=stats, limit=opts.limit, workers=workers,
+                       timeout=opts.timeout, ctrl=self.ctrl, options=dict(opts.backend_options),
+                       node_budget=node_budget, progress=self._told)
+        t0 = time.perf_counter()
+        self.backend.solve_group(job)
+        wall = time.perf_counter() - t0
+        seconds = _apportion(wall, stats[:, abi.STAT_CYCLES], min(workers, n_puzzles))
+        solved = np.flatnonzero(counts > 0)
+        found = _checked_many(self.ptype, [self.puzzles[k] for k in solved], sols[solved])
+        first = dict(zip(solved.tolist(), found, strict=True))
+        engine, backend, ptype, limit = model.engine or GENERIC, self.backend.name, self.ptype, \
+            opts.limit
+        results: list[Result] = []
+        given_up: list[int] = []
+        # plain Python values first: one conversion per array, not one per puzzle and field
+        rows = zip(self.puzzles, reason.tolist(), counts.tolist(), stats[:, :5].tolist(),
+                   seconds.tolist(), strict=True)
+        for k, (puzzle, code, count, counters, secs) in enumerate(rows):
+            end = End.from_code(code)
+            if end is End.GAVE_UP:
+                given_up.append(k)
+            results.append(Result(puzzle, Status.of(count, end, limit),
+                                  (first[k],) if count > 0 else (), count,
+                                  end is End.EXHAUSTED, engine, backend,
+                                  Stats(*counters, secs), "", end, ptype))
+        return results, given_up
+
+    def _search(self, puzzle: Puzzle, model: Model, timeout: float | None, node_budget: int,
+                stream: Callable[[Any], None] | None, backend: Backend | None = None,
+                workers: int | None = None) -> tuple[Result, End]:
+        """Step 2 (or 3): one puzzle searched by a backend; its result and why it ended."""
+        opts = self.options
+        backend = backend or self.backend
+        workers = workers or max(1, opts.workers)
+        with _loading():
+            kernels = kernels_for_model(model)
+            warm_up(model, kernels)
+        on_masks = None
+        if stream is not None:
+            def on_masks(masks: np.ndarray) -> None:
+                stream(checked(self.ptype, puzzle, masks))
+        t0 = time.monotonic()
+        job = SearchJob(model=model, kernels=kernels, limit=opts.limit, keep=opts.keep,
+                        on_solution=on_masks, workers=workers,
+                        deadline=t0 + timeout if timeout else None, ctrl=self.ctrl,
+                        options={k: v for k, v in opts.backend_options.items()
+                                 if k in backend.options},  # a take-over's backend differs
+                        node_budget=node_budget)
+        outcome = backend.solve(job)
+        seconds = time.monotonic() - t0
+        end = End(outcome.reason)
+        solutions = tuple(checked(self.ptype, puzzle, s) for s in outcome.solutions)
+        return Result(
+            puzzle=puzzle, status=Status.of(outcome.count, end, opts.limit),
+            solutions=solutions, count=outcome.count, exact=end is End.EXHAUSTED,
+            engine=model.engine or GENERIC, backend=backend.name,
+            stats=Stats.from_counters(outcome.stats, seconds, outcome.workers), end=end,
+            puzzle_type=self.ptype), end
+
+    def _take_over(self, k: int, first: Result, timeout: float | None) -> Result:
+        """Step 3: the learning engine searches puzzle ``k``, given up by the model's own
+        search: on the user's workers when the backend shares a search between them, else
+        as interleaved searches on one core."""
+        assert self.fallback is not None
+        model = self.fallback.with_init(self.inits[k])
+        backend, workers = self.backend, max(1, self.options.workers)
+        if workers <= 1 or not backend.parallel:
+            name, workers = TAKEOVER_ONE_CORE
+            backend = get_backend(name)
+        second, _ = self._search(self.puzzles[k], model, timeout, 0, None, backend, workers)
+        return replace(_after(first, second), took_over_from=first.engine)
+
+
+def _after(first: Result, second: Result) -> Result:
+    """``second``'s answer, with the time ``first`` spent added to its own."""
+    return replace(second, stats=replace(second.stats,
+                                         seconds=second.stats.seconds + first.stats.seconds))
+
+
+def _no_probe(options: SolveOptions) -> bool:
+    """True when the backend is to search from the first node: no batch probe (``probe``
+    0, the backends' own word for sharing from the start, means it too)."""
+    return options.probe_nodes <= 0 or options.backend_options.get("probe") in (0, 0.0, "0")
+
+
+def _time_left(timeout: float | None, spent: float) -> float | None:
+    return None if timeout is None else max(timeout - spent, 1e-3)
+
+
+def _min_positive(a: int, b: int) -> int:
+    """The smaller budget, where 0 means none."""
+    return min(x for x in (a, b) if x > 0) if a > 0 or b > 0 else 0
+
+
+def _apportion(wall: float, cycles: np.ndarray, threads: int) -> np.ndarray:
+    """Each puzzle's share of a batch's wall time, by the CPU cycles it took (cycles add up
+    over threads)."""
+    cycles = cycles.astype(np.float64)
+    total = cycles.sum()
+    if total <= 0:
+        return np.full(len(cycles), wall / max(1, len(cycles)))
+    return cycles * (wall * max(1, threads) / total)
+
+
+def _fallback(model: Model, options: SolveOptions) -> Model | None:
+    """``model`` searched by the learning engine, for the puzzles its own search gives up
+    on; None when none should move: an engine was named, every solution is wanted (the
+    depth-first search enumerates best), or the learning engine cannot search the model."""
+    if (options.engine is not None or options.escalate_after <= 0 or options.limit == 0
+            or model.engine == FALLBACK_ENGINE):
+        return None
+    try:
+        return with_engine(model, FALLBACK_ENGINE)
+    except UnknownNameError:
+        return None
 
 
 def checked(ptype: PuzzleType, puzzle: Puzzle, masks: np.ndarray) -> Any:
@@ -89,8 +359,7 @@ def checked(ptype: PuzzleType, puzzle: Puzzle, masks: np.ndarray) -> Any:
     problems = ptype.validate(puzzle, solution)
     if problems:
         raise InvalidSolutionError(
-            f"{puzzle.where}: internal error: a solution failed validation: {problems[0]}"
-        )
+            f"{puzzle.where}: internal error: a solution failed validation: {problems[0]}")
     return solution
 
 
@@ -102,109 +371,11 @@ def _checked_many(ptype: PuzzleType, puzzles: Sequence[Puzzle], masks: np.ndarra
     for puzzle, problems in zip(puzzles, ptype.validate_many(puzzles, solutions), strict=True):
         if problems:
             raise InvalidSolutionError(
-                f"{puzzle.where}: internal error: a solution failed validation: {problems[0]}"
-            )
+                f"{puzzle.where}: internal error: a solution failed validation: {problems[0]}")
     return solutions
 
 
-def _status(count: int, exact: bool, reason: str, limit: int) -> Status:
-    """A search cut short is a time-out (or interruption) unless it already has its answer."""
-    answered = limit > 0 and count >= limit
-    if reason in ("timeout", "gave-up") and not answered:
-        return Status.TIMEOUT
-    if reason == "stopped" and not answered:
-        return Status.INTERRUPTED
-    if count == 0:
-        return Status.NO_SOLUTION
-    return Status.MULTIPLE if count >= 2 else Status.SOLVED
-
-
-def solve_puzzle(ptype: PuzzleType, puzzle: Puzzle, options: SolveOptions = SolveOptions(),
-                 on_solution: Callable[[Any], None] | None = None,
-                 ctrl: np.ndarray | None = None) -> PuzzleResult:
-    """Solve one puzzle with a backend. ``on_solution`` streams every solution (``--all``).
-
-    With no engine asked for, the backend gives the puzzle up after
-    ``options.escalate_after`` nodes of the model's own search, and the learning engine
-    takes it over, on the same backend and workers, for the rest of the time allowed.
-    """
-    ptype.check(puzzle)
-    model = with_engine(ptype.model(puzzle, options.rules), options.engine)
-    fallback, budget = (None, 0) if on_solution is not None else _fallback(
-        model, options.engine, options.limit, options.escalate_after)
-    ctrl = ctrl if ctrl is not None else new_ctrl()
-    first, reason = _solve_with(ptype, puzzle, model, options, on_solution, ctrl,
-                                options.timeout, budget)
-    if reason != "gave-up" or fallback is None:
-        return first
-    return _take_over(ptype, puzzle, fallback, first, options, ctrl)
-
-
-def _take_over(ptype: PuzzleType, puzzle: Puzzle, fallback: Model, first: PuzzleResult,
-               options: SolveOptions, ctrl: np.ndarray) -> PuzzleResult:
-    """Solve a puzzle given up by ``first`` again with the fallback engine, in the time left:
-    on the same workers, or on one core as interleaved searches (``TAKEOVER_ONE_CORE``)."""
-    if options.workers <= 1 or not get_backend(options.backend).parallel:
-        backend, workers = TAKEOVER_ONE_CORE
-        options = replace(options, backend=backend, workers=workers)
-    left = None if options.timeout is None else max(options.timeout - first.seconds, 1e-3)
-    second, _ = _solve_with(ptype, puzzle, fallback, options, None, ctrl, left, 0)
-    return _took_over(first, second)
-
-
-def _fallback(model: Model, engine: str | None, limit: int, escalate_after: int
-              ) -> tuple[Model | None, int]:
-    """``model`` searched by the learning engine, for the puzzles its own search gives up
-    on, and the node budget of that search; (None, 0) when none should move: an engine was
-    named, every solution is wanted (the depth-first search enumerates best), or the
-    learning engine cannot search the model."""
-    if engine is not None or escalate_after <= 0 or limit == 0 or model.engine == FALLBACK_ENGINE:
-        return None, 0
-    try:
-        return with_engine(model, FALLBACK_ENGINE), escalate_after
-    except UnknownNameError:
-        return None, 0
-
-
-def _took_over(first: PuzzleResult, second: PuzzleResult) -> PuzzleResult:
-    """The result of the engine that took a puzzle over, with the time already spent."""
-    second.seconds += first.seconds
-    second.took_over_from = first.engine
-    return second
-
-
-def _solve_with(ptype: PuzzleType, puzzle: Puzzle, model: Model, options: SolveOptions,
-                on_solution: Callable[[Any], None] | None, ctrl: np.ndarray,
-                timeout: float | None, node_budget: int) -> tuple[PuzzleResult, str]:
-    """One backend run of ``model``: the result, and why the search ended."""
-    kernels = kernels_for_model(model)
-    backend = get_backend(options.backend)
-    warm_up(model, kernels)
-    t0 = time.monotonic()
-    stream = None
-    if on_solution is not None:
-        def stream(masks: np.ndarray) -> None:
-            on_solution(checked(ptype, puzzle, masks))
-    job = SearchJob(
-        model=model, kernels=kernels, limit=options.limit, keep=options.keep,
-        on_solution=stream, workers=options.workers,
-        deadline=t0 + timeout if timeout else None,
-        ctrl=ctrl, options=dict(options.backend_options), node_budget=node_budget,
-    )
-    outcome = backend.solve(job)
-    seconds = time.monotonic() - t0
-    solutions = [checked(ptype, puzzle, s) for s in outcome.solutions]
-    exact = outcome.complete
-    return PuzzleResult(
-        puzzle=puzzle,
-        status=_status(outcome.count, exact, outcome.reason, options.limit),
-        solutions=solutions, count=outcome.count, exact=exact,
-        stats=outcome.stats, seconds=seconds, workers=outcome.workers,
-        engine=model.engine or GENERIC,
-    ), outcome.reason
-
-
-def warm_up(model, kernels) -> None:
+def warm_up(model: Model, kernels) -> None:
     """Load (or compile) the search kernel before any clock starts: a call with no budget."""
     from csolve.search import SearchState
 
@@ -213,133 +384,3 @@ def warm_up(model, kernels) -> None:
     ctrl = new_ctrl()
     state.preload(ctrl, 1, False, 0)
     state.run(ctrl, 1, False, 0)
-
-
-def _run_in_thread(target: Callable[[], None], ctrl: np.ndarray,
-                   poll: Callable[[], None]) -> None:
-    """Run a GIL-free kernel call in a thread; the caller's thread polls and handles Ctrl-C."""
-    errors: list[BaseException] = []
-
-    def body() -> None:
-        try:
-            target()
-        except BaseException as e:  # surfaced in the calling thread
-            errors.append(e)
-
-    t = threading.Thread(target=body, name="csolve-batch", daemon=True)
-    t.start()
-    try:
-        while t.is_alive():
-            t.join(0.05)
-            poll()
-    except BaseException:
-        ctrl[abi.CTRL_STOP] = 1
-        t.join()
-        raise
-    poll()
-    if errors:
-        raise errors[0]
-
-
-def solve_batch(ptype: PuzzleType, puzzles: Sequence[Puzzle], limit: int = 1,
-                timeout: float | None = None, rules: tuple[str, ...] | None = None,
-                progress: Callable[[int], None] | None = None,
-                ctrl: np.ndarray | None = None, workers: int = 1,
-                engine: str | None = None,
-                escalate_after: int = ESCALATE_AFTER) -> Iterator[PuzzleResult]:
-    """Solve many puzzles, same-shaped ones in one kernel call each; results in input order.
-
-    ``timeout`` applies to each puzzle. ``progress(k)`` is told how many are done.
-    ``workers`` > 1 splits each group across that many threads (csolve.batch). ``engine``
-    and ``escalate_after`` as in :class:`SolveOptions`: the puzzles the model's own search
-    gives up on are solved again by the learning engine, one at a time: split between the
-    workers (``TAKEOVER_SHARED``), or with one worker as interleaved searches
-    (``TAKEOVER_ONE_CORE``).
-    """
-    ctrl = ctrl if ctrl is not None else new_ctrl()
-    ptype.check_many(puzzles)
-    for start, stop, model, inits in ptype.model_runs(puzzles, rules):
-        model = with_engine(model, engine)
-        group = puzzles[start:stop]
-        fallback, budget = _fallback(model, engine, limit, escalate_after)
-        results, gave_up = _solve_group(ptype, group, model, inits, limit, timeout, ctrl,
-                                        progress, start, workers, budget)
-        if gave_up and fallback is not None:
-            options = SolveOptions(limit=limit, timeout=timeout, rules=rules,
-                                   backend=TAKEOVER_SHARED, workers=workers)
-            for i, k in enumerate(gave_up):  # one at a time, each with every worker
-                results[k] = _take_over(ptype, group[k], fallback.with_init(inits[k]),
-                                        results[k], options, ctrl)
-                if progress is not None:
-                    progress(start + len(group) - len(gave_up) + i + 1)
-        yield from results
-
-
-def _solve_group(ptype, puzzles, model, inits, limit, timeout, ctrl, progress, done_before,
-                 workers=1, node_budget=0) -> tuple[list[PuzzleResult], list[int]]:
-    """Solve same-shaped puzzles in batch kernel calls: their results, and the indices of
-    those given up after ``node_budget`` nodes (> 0)."""
-    kernels = kernels_for_model(model)
-    n_puzzles, n = len(puzzles), model.n_cells
-    inits = np.ascontiguousarray(inits, dtype=np.uint64)
-    reason = np.zeros(n_puzzles, dtype=np.int64)
-    sols = np.zeros((n_puzzles, n), dtype=np.uint64)
-    counts = np.zeros(n_puzzles, dtype=np.int64)
-    stats = np.zeros((n_puzzles, abi.STAT_SIZE), dtype=np.int64)
-    scratch = BatchScratch(model)
-    ctrl[abi.CTRL_DONE] = 0
-    ctrl[abi.CTRL_SKIP] = 0
-    ctrl[abi.CTRL_GAVE_UP] = 0
-    ctrl[abi.CTRL_NODE_BUDGET] = node_budget
-    watch = {"current": -1, "since": time.monotonic()}
-    scratch.warm_up(kernels, model, inits, limit, ctrl, reason, sols, counts, stats)
-
-    def poll() -> None:
-        if progress is not None:  # puzzles given up for their node budget are not done
-            progress(done_before + int(ctrl[abi.CTRL_DONE]) - int(ctrl[abi.CTRL_GAVE_UP]))
-        if timeout:
-            cur = int(ctrl[abi.CTRL_CURRENT])
-            now = time.monotonic()
-            if cur != watch["current"]:
-                watch["current"], watch["since"] = cur, now
-            elif now - watch["since"] > timeout:
-                ctrl[abi.CTRL_SKIP] = cur + 1
-
-    t0 = time.perf_counter()
-    if workers > 1 and n_puzzles > 1:
-        from csolve.batch import solve_chunks
-
-        def told(k: int) -> None:
-            if progress is not None:
-                progress(done_before + k)
-
-        solve_chunks(model, kernels, inits, limit, timeout, ctrl, min(workers, n_puzzles),
-                     told, reason, sols, counts, stats)
-    else:
-        _run_in_thread(lambda: scratch.solve(kernels, model, inits, limit, ctrl, reason, sols,
-                                             counts, stats), ctrl, poll)
-    wall = time.perf_counter() - t0
-    cycles = stats[:, abi.STAT_CYCLES].astype(np.float64)
-    used = min(workers, n_puzzles) if workers > 1 else 1  # cycles add up over threads
-    per_cycle = wall * used / cycles.sum() if cycles.sum() > 0 else 0.0
-    solved = np.flatnonzero(counts > 0)
-    found = _checked_many(ptype, [puzzles[k] for k in solved], sols[solved])
-    first = dict(zip(solved.tolist(), found, strict=True))
-    ctrl[abi.CTRL_NODE_BUDGET] = 0
-    ends = {abi.EXHAUSTED: "exhausted", abi.LIMIT: "limit", abi.SKIPPED: "timeout",
-            abi.GAVE_UP: "gave-up"}
-    results = []
-    gave_up = []
-    for k, puzzle in enumerate(puzzles):
-        end = ends.get(int(reason[k]), "stopped")
-        if end == "gave-up":
-            gave_up.append(k)
-        count = int(counts[k])
-        solutions = [first[k]] if count > 0 else []
-        seconds = cycles[k] * per_cycle if per_cycle else wall / n_puzzles
-        results.append(PuzzleResult(
-            puzzle=puzzle, status=_status(count, end == "exhausted", end, limit),
-            solutions=solutions, count=count, exact=end == "exhausted",
-            stats=stats_dict(stats[k]), seconds=float(seconds),
-            engine=model.engine or GENERIC))
-    return results, gave_up

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import PUZZLES, ROOT  # noqa: F401  (tests import them from here)
+from .helpers import PUZZLES, ROOT  # noqa: F401
 
 
 @pytest.fixture(scope="session")

@@ -47,9 +47,12 @@ def pattern_grid(n: int, rng: random.Random) -> np.ndarray:
     return np.array([nums[pattern(r, c)] for r in rows for c in cols], dtype=np.int64)
 
 
-def brute_force_count(grid: np.ndarray, n: int, cap: int = 10**9) -> int:
-    """Count completions of ``grid`` (0 = blank) by plain backtracking, no csolve code."""
+def brute_force_count(grid: np.ndarray, n: int, cap: int = 10**9,
+                      box: tuple[int, int] | None = None) -> int:
+    """Count completions of ``grid`` (0 = blank) by plain backtracking, no csolve code;
+    boxes of ``box`` (rows, columns), square by default."""
     k = int(round(n**0.5))
+    bh, bw = box or (k, k)
     g = [int(x) for x in grid]
     blanks = [i for i, v in enumerate(g) if v == 0]
 
@@ -58,9 +61,9 @@ def brute_force_count(grid: np.ndarray, n: int, cap: int = 10**9) -> int:
         for j in range(n):
             if g[r * n + j] == v or g[j * n + c] == v:
                 return False
-        br, bc = r - r % k, c - c % k
-        for dr in range(k):
-            for dc in range(k):
+        br, bc = r - r % bh, c - c % bw
+        for dr in range(bh):
+            for dc in range(bw):
                 if g[(br + dr) * n + bc + dc] == v:
                     return False
         return True

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from csolve.backends import all_backends
-from csolve.solver import SolveOptions, Status, solve_batch, solve_puzzle
+from csolve.solver import SolveOptions, Status, solve_one, solve_puzzles
 
 from .helpers import shared_file
 
@@ -18,6 +18,14 @@ MANY = "...8.....43...9.87....2..1.2...........91......8....9.....51.....4...1.5
 #: far more solutions than any worker counts in a second: for stop and time-out tests
 HEAVY = "53.148.92...29....9.....84." + "." * 54
 NO_PROBE = {"probe": 0.0}  # fan out at once, even on small trees
+
+
+def shared(backend: str, **options) -> SolveOptions:
+    """Options that make ``backend`` search from the first node (no probe that could end a
+    small tree before the workers see it)."""
+    own = {} if backend == "conflict-lock" else NO_PROBE
+    return SolveOptions(backend=backend, probe_nodes=0,
+                        backend_options={**own, **options.pop("backend_options", {})}, **options)
 
 
 def one(sudoku, text):
@@ -31,7 +39,7 @@ def csolve_threads() -> list[str]:
 
 @pytest.fixture(scope="module")
 def serial_count(sudoku):
-    r = solve_puzzle(sudoku, one(sudoku, MANY), SolveOptions(limit=0))
+    r = solve_one(sudoku, one(sudoku, MANY), SolveOptions(limit=0))
     assert r.exact
     return r.count
 
@@ -47,20 +55,18 @@ def test_every_parallel_backend_is_registered():
 @pytest.mark.parametrize("workers", [1, 2, 3, pytest.param(4, marks=pytest.mark.slow)])
 def test_exact_counts_on_every_backend(sudoku, backend, workers, serial_count):
     empty = one(sudoku, "." * 16)
-    r = solve_puzzle(sudoku, empty, SolveOptions(limit=0, backend=backend, workers=workers,
-                                                 backend_options=NO_PROBE))
+    r = solve_one(sudoku, empty, shared(backend, limit=0, workers=workers))
     assert (r.count, r.exact) == (288, True)
-    r = solve_puzzle(sudoku, one(sudoku, MANY),
-                     SolveOptions(limit=0, backend=backend, workers=workers,
-                                  backend_options=NO_PROBE))
+    r = solve_one(sudoku, one(sudoku, MANY),
+                     shared(backend, limit=0, workers=workers))
     assert (r.count, r.exact) == (serial_count, True)
-    assert sum(w["nodes"] for w in r.workers) == r.stats["nodes"]
+    assert sum(w["nodes"] for w in r.stats.workers) == r.stats.nodes
     assert not csolve_threads()
 
 
 @pytest.mark.parametrize("wait", ["spin", "yield", "condvar"])
 def test_message_passing_waits_count_exactly(sudoku, wait, serial_count):
-    r = solve_puzzle(sudoku, one(sudoku, MANY),
+    r = solve_one(sudoku, one(sudoku, MANY),
                      SolveOptions(limit=0, backend="message-passing", workers=3,
                                   backend_options={"wait": wait, "probe": 0.0}))
     assert (r.count, r.exact) == (serial_count, True)
@@ -77,8 +83,7 @@ def test_all_mode_streams_each_solution_once(sudoku, backend):
         assert sudoku.validate(p, s) == []
         seen.append(tuple(np.asarray(s).ravel().tolist()))
 
-    r = solve_puzzle(sudoku, p, SolveOptions(limit=0, backend=backend, workers=2,
-                                             backend_options=NO_PROBE),
+    r = solve_one(sudoku, p, shared(backend, limit=0, workers=2),
                      on_solution=on_solution)
     assert r.count == 288 and len(seen) == 288 and len(set(seen)) == 288
 
@@ -87,8 +92,7 @@ def test_all_mode_streams_each_solution_once(sudoku, backend):
 def test_first_solution_is_validated(sudoku, backend):
     for text in (MANY, HEAVY):
         p = one(sudoku, text)
-        r = solve_puzzle(sudoku, p, SolveOptions(limit=1, backend=backend, workers=2,
-                                                 backend_options=NO_PROBE))
+        r = solve_one(sudoku, p, shared(backend, limit=1, workers=2))
         assert r.status is Status.SOLVED and r.count == 1 and len(r.solutions) == 1
         assert sudoku.validate(p, r.solutions[0]) == []
     assert not csolve_threads()
@@ -96,9 +100,8 @@ def test_first_solution_is_validated(sudoku, backend):
 
 @pytest.mark.parametrize("backend", PARALLEL)
 def test_limit_counts_exactly_that_many(sudoku, backend):
-    r = solve_puzzle(sudoku, one(sudoku, MANY),
-                     SolveOptions(limit=1000, backend=backend, workers=2, keep=3,
-                                  backend_options=NO_PROBE))
+    r = solve_one(sudoku, one(sudoku, MANY),
+                     shared(backend, limit=1000, workers=2, keep=3))
     assert r.count == 1000 and not r.exact and len(r.solutions) == 3
 
 
@@ -125,9 +128,8 @@ def clock_runs_out(monkeypatch, then=None) -> None:
 @pytest.mark.parametrize("backend", PARALLEL)
 def test_timeout_stops_every_worker(sudoku, backend, monkeypatch):
     clock_runs_out(monkeypatch)
-    r = solve_puzzle(sudoku, one(sudoku, HEAVY),
-                     SolveOptions(limit=0, backend=backend, workers=2, timeout=3600.0,
-                                  backend_options=NO_PROBE))
+    r = solve_one(sudoku, one(sudoku, HEAVY),
+                  shared(backend, limit=0, workers=2, timeout=3600.0))
     assert r.status is Status.TIMEOUT and not r.exact
     assert not csolve_threads()
 
@@ -139,9 +141,8 @@ def test_external_stop_flag_stops_every_worker(sudoku, backend, monkeypatch):
 
     ctrl = new_ctrl()
     clock_runs_out(monkeypatch, then=lambda: ctrl.__setitem__(abi.CTRL_STOP, 1))
-    r = solve_puzzle(sudoku, one(sudoku, HEAVY),
-                     SolveOptions(limit=0, backend=backend, workers=2,
-                                  backend_options=NO_PROBE, timeout=3600.0), ctrl=ctrl)
+    r = solve_one(sudoku, one(sudoku, HEAVY),
+                  shared(backend, limit=0, workers=2, timeout=3600.0), ctrl=ctrl)
     assert r.status is Status.INTERRUPTED and not r.exact
     assert not csolve_threads()
 
@@ -149,8 +150,8 @@ def test_external_stop_flag_stops_every_worker(sudoku, backend, monkeypatch):
 def test_batch_on_threads_matches_serial_in_input_order(sudoku):
     path = shared_file("sudoku-9x9", "kaggle-2000.txt")
     puzzles = sudoku.parse(path.read_text(), str(path))[:300]
-    serial = list(solve_batch(sudoku, puzzles))
-    threaded = list(solve_batch(sudoku, puzzles, workers=2))
+    serial = list(solve_puzzles(sudoku, puzzles))
+    threaded = list(solve_puzzles(sudoku, puzzles, SolveOptions(backend="locked-pool", workers=2)))
     assert [r.puzzle.where for r in threaded] == [p.where for p in puzzles]
     for a, b in zip(serial, threaded, strict=True):
         assert a.status == b.status and a.count == b.count
@@ -160,7 +161,8 @@ def test_batch_on_threads_matches_serial_in_input_order(sudoku):
 
 def test_batch_count_on_threads(sudoku):
     puzzles = sudoku.parse(("." * 16 + "\n") * 5 + MANY + "\n", "<test>")
-    results = list(solve_batch(sudoku, puzzles, limit=0, workers=3))
+    results = list(solve_puzzles(sudoku, puzzles,
+                                 SolveOptions(limit=0, backend="locked-pool", workers=3)))
     assert [r.count for r in results] == [288] * 5 + [9182]
 
 
@@ -170,7 +172,6 @@ def test_stress_counts_many_times(sudoku, backend, serial_count):
     p = one(sudoku, MANY)
     for i in range(40):
         workers = 2 + i % 3
-        r = solve_puzzle(sudoku, p, SolveOptions(limit=0, backend=backend, workers=workers,
-                                                 backend_options=NO_PROBE))
+        r = solve_one(sudoku, p, shared(backend, limit=0, workers=workers))
         assert (r.count, r.exact) == (serial_count, True), (backend, workers, i)
     assert not csolve_threads()

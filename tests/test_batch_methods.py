@@ -1,4 +1,9 @@
-"""A plugin's whole-batch check / model / decode / validate agree with its one-puzzle methods."""
+"""Sudoku's whole-batch check / model / decode / validate, on batches of mixed sizes.
+
+That every plugin's batch methods agree with its one-puzzle methods and with the base class's
+loops is the contract kit's ``check_batch_methods`` (tests/test_contract_kit.py); these tests
+add what is Sudoku's own: runs split by size, a conflict anywhere in a batch, a corrupted
+solution caught by the whole-array validator."""
 
 from __future__ import annotations
 
@@ -9,8 +14,7 @@ import numpy as np
 import pytest
 
 from csolve.errors import PuzzleInputError
-from csolve.puzzle import PuzzleType
-from csolve.solver import InvalidSolutionError, Status, _checked_many, solve_batch
+from csolve.solver import InvalidSolutionError, Status, _checked_many, solve_puzzles
 
 from .helpers import line_of, pattern_grid
 
@@ -37,19 +41,10 @@ def test_batch_methods_equal_the_one_puzzle_methods(sudoku):
             one = sudoku.model(puzzles[i])
             assert one.key == model.key
             assert (inits[i - start] == one.init).all()
-    results = list(solve_batch(sudoku, puzzles))
+    results = list(solve_puzzles(sudoku, puzzles))
     for p, r in zip(puzzles, results, strict=True):
         assert r.status is Status.SOLVED
         assert sudoku.validate(p, r.solutions[0]) == []
-
-
-def test_the_base_class_defaults_loop_over_one_puzzle_methods(sudoku):
-    puzzles = mixed_sizes(sudoku)
-    runs = list(PuzzleType.model_runs(sudoku, puzzles))
-    assert [(a, b) for a, b, _, _ in runs] == [(0, 1), (1, 3), (3, 4), (4, 5), (5, 6)]
-    results = list(solve_batch(sudoku, puzzles))
-    sols = [r.solutions[0] for r in results]
-    assert PuzzleType.validate_many(sudoku, puzzles, sols) == [[]] * len(puzzles)
 
 
 def test_conflicting_givens_anywhere_in_a_batch_are_refused(sudoku):
@@ -60,12 +55,12 @@ def test_conflicting_givens_anywhere_in_a_batch_are_refused(sudoku):
     with pytest.raises(PuzzleInputError, match="batch.txt:3.*conflicting givens"):
         sudoku.check_many(puzzles)
     with pytest.raises(PuzzleInputError):
-        list(solve_batch(sudoku, puzzles))
+        list(solve_puzzles(sudoku, puzzles))
 
 
 def test_a_corrupted_solution_is_caught_by_the_batch_validator(sudoku):
     puzzles = mixed_sizes(sudoku)[1:3]  # two 9x9 puzzles
-    results = list(solve_batch(sudoku, puzzles))
+    results = list(solve_puzzles(sudoku, puzzles))
     masks = np.stack([sudoku.model(p).init for p in puzzles])
     for k, r in enumerate(results):
         masks[k] = np.left_shift(np.uint64(1), (r.solutions[0] - 1).astype(np.uint64))

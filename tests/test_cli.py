@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from csolve.cli import main
 
-from .conftest import PUZZLES
+from .helpers import PUZZLES
 
 HARD = str(PUZZLES / "sudoku" / "9x9-hard.txt")
 

@@ -16,10 +16,9 @@ from csolve.engines import all_engines, with_engine
 from csolve.errors import UnknownNameError
 from csolve.kernels import abi
 from csolve.search import SearchState, new_ctrl
-from csolve.solver import SolveOptions, Status, solve_batch, solve_puzzle
+from csolve.solver import SolveOptions, Status, solve_one, solve_puzzles
 
-from .conftest import PUZZLES
-from .helpers import shared_file
+from .helpers import PUZZLES, shared_file
 
 #: a solved grid; puzzles below blank parts of it
 GRID = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
@@ -64,7 +63,7 @@ def test_counts_equal_the_generic_search(sudoku, keep):
                 assert sudoku.validate(p, sol) == []
                 seen.add(np.asarray(sol).tobytes())
 
-            r = solve_puzzle(sudoku, p, SolveOptions(limit=0, engine=engine),
+            r = solve_one(sudoku, p, SolveOptions(limit=0, engine=engine),
                              on_solution=on_solution)
             assert r.exact and len(seen) == r.count
             counts[engine] = (r.count, seen)
@@ -89,7 +88,7 @@ def _count_in_slices(model, max_nodes: int, stack_capacity: int) -> int:
 @pytest.mark.parametrize("max_nodes,stack_capacity", [(1, 2), (3, 4), (50, 90)])
 def test_budgets_and_small_stacks_lose_nothing(sudoku, max_nodes, stack_capacity):
     (p,) = parse(sudoku, MANY)
-    whole = solve_puzzle(sudoku, p, SolveOptions(limit=0)).count
+    whole = solve_one(sudoku, p, SolveOptions(limit=0)).count
     model = sudoku.model(p)
     assert model.engine == "sudoku9-bands"
     assert _count_in_slices(model, max_nodes, stack_capacity) == whole == 9182
@@ -98,7 +97,7 @@ def test_budgets_and_small_stacks_lose_nothing(sudoku, max_nodes, stack_capacity
 @pytest.mark.parametrize("backend", ["locked-pool", "work-stealing", "message-passing"])
 def test_parallel_backends_share_engine_nodes(sudoku, backend):
     (p,) = parse(sudoku, MANY)
-    r = solve_puzzle(sudoku, p, SolveOptions(limit=0, backend=backend, workers=2,
+    r = solve_one(sudoku, p, SolveOptions(limit=0, backend=backend, workers=2,
                                              backend_options={"probe": 0.0}))
     assert r.count == 9182 and r.exact
 
@@ -106,17 +105,17 @@ def test_parallel_backends_share_engine_nodes(sudoku, backend):
 def test_unsolvable_and_limit_two(sudoku):
     dead = "12345678." + "........9" + "." * 63  # cell 8 has no value left
     (p,) = parse(sudoku, dead)
-    assert solve_puzzle(sudoku, p, SolveOptions(limit=1)).status is Status.NO_SOLUTION
+    assert solve_one(sudoku, p, SolveOptions(limit=1)).status is Status.NO_SOLUTION
     (q,) = parse(sudoku, MANY)
-    r = solve_puzzle(sudoku, q, SolveOptions(limit=2))
+    r = solve_one(sudoku, q, SolveOptions(limit=2))
     assert r.status is Status.MULTIPLE and r.count == 2 and not r.exact
 
 
 def assert_same_unique_answers(sudoku, puzzles, engine: str | None) -> None:
     """``engine`` (None: the puzzle's own choice) proves each puzzle unique with the same
     solution as the generic search."""
-    fast = list(solve_batch(sudoku, puzzles, limit=2, engine=engine))
-    slow = list(solve_batch(sudoku, puzzles, limit=2, engine="dfs"))
+    fast = list(solve_puzzles(sudoku, puzzles, SolveOptions(limit=2, engine=engine)))
+    slow = list(solve_puzzles(sudoku, puzzles, SolveOptions(limit=2, engine="dfs")))
     for a, b in zip(fast, slow, strict=True):
         assert a.status is b.status is Status.SOLVED and a.count == b.count == 1
         assert np.array_equal(a.solutions[0], b.solutions[0])
@@ -132,7 +131,7 @@ def test_shared_hard_sets_match_the_generic_search(sudoku):
 def test_random_puzzles_count_the_same(sudoku, seed, keep):
     rng = np.random.default_rng(seed)
     (p,) = parse(sudoku, blanked(rng, keep))
-    a = solve_puzzle(sudoku, p, SolveOptions(limit=50))
-    b = solve_puzzle(sudoku, p, SolveOptions(limit=50, engine="dfs"))
+    a = solve_one(sudoku, p, SolveOptions(limit=50))
+    b = solve_one(sudoku, p, SolveOptions(limit=50, engine="dfs"))
     assert a.count == b.count and a.status is b.status
     assert all(sudoku.validate(p, s) == [] for s in a.solutions)

@@ -9,7 +9,7 @@ import numpy as np
 
 from csolve.kernels.fastload import preload
 
-from .conftest import PUZZLES
+from .helpers import PUZZLES
 
 HARD = str(PUZZLES / "sudoku" / "9x9-hard.txt")
 
@@ -18,12 +18,12 @@ HARD = str(PUZZLES / "sudoku" / "9x9-hard.txt")
 _CHILD = f"""
 import sys
 from csolve.puzzle import get_puzzle_type
-from csolve.solver import solve_batch, solve_puzzle
+from csolve.solver import solve_one, solve_puzzles
 sudoku = get_puzzle_type("sudoku")
 puzzles = sudoku.parse(open({HARD!r}).read(), "hard")
 rows = [sudoku.format_line(p, r.solutions[0]) for p, r in
-        zip(puzzles, solve_batch(sudoku, puzzles), strict=True)]
-one = solve_puzzle(sudoku, puzzles[0])
+        zip(puzzles, solve_puzzles(sudoku, puzzles), strict=True)]
+one = solve_one(sudoku, puzzles[0])
 rows.append(sudoku.format_line(puzzles[0], one.solutions[0]))
 print("\\n".join(rows))
 print("registries", "numba.np.arraymath" in sys.modules)

@@ -157,7 +157,7 @@ def test_cli_json_and_errors():
     r = _cli("generate", "sudoku", "--seed", "1", "--output", "json", "--symmetry", "rot180")
     obj = json.loads(r.stdout)
     assert obj["seed"] and len(obj["solution"]) == 9
-    bad = _cli("generate", "sudoku", "--size", "10")
+    bad = _cli("generate", "sudoku", "--size", "7")  # a prime: no box shape
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     both = _cli("generate", "sudoku", "--minimal", "--clues", "30")
     assert both.returncode == 2 and "do not go together" in both.stderr

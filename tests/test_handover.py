@@ -9,9 +9,9 @@ import sys
 import pytest
 
 from csolve.backends import all_backends
-from csolve.solver import TAKEOVER_ONE_CORE, SolveOptions, Status, solve_batch, solve_puzzle
+from csolve.solver import TAKEOVER_ONE_CORE, SolveOptions, Status, solve_one, solve_puzzles
 
-from .conftest import PUZZLES
+from .helpers import PUZZLES
 
 BUDGET = 3  # nodes: some of the generated 9x9 puzzles need more, some fewer
 #: the parallel backends that search with the model's engine (conflict-lock does not)
@@ -27,7 +27,7 @@ def evil(sudoku):
 @pytest.fixture(scope="module")
 def own(sudoku, evil):
     """Every puzzle searched by the model's own engine alone."""
-    return list(solve_batch(sudoku, evil, escalate_after=0))
+    return list(solve_puzzles(sudoku, evil, SolveOptions(escalate_after=0)))
 
 
 def assert_handed_over_past_the_budget(sudoku, own, results):
@@ -36,7 +36,7 @@ def assert_handed_over_past_the_budget(sudoku, own, results):
         assert r.status is Status.SOLVED
         assert sudoku.validate(r.puzzle, r.solutions[0]) == []
         assert (r.solutions[0] == alone.solutions[0]).all()  # each puzzle has one solution
-        if alone.stats["nodes"] > BUDGET:
+        if alone.stats.nodes > BUDGET:
             assert (r.engine, r.took_over_from) == ("learning", "sudoku9-bands")
             moved += 1
         else:
@@ -46,20 +46,21 @@ def assert_handed_over_past_the_budget(sudoku, own, results):
 
 def test_own_engine_alone(own):
     assert {(r.engine, r.took_over_from) for r in own} == {("sudoku9-bands", "")}
-    assert max(r.stats["nodes"] for r in own) > BUDGET >= min(r.stats["nodes"] for r in own)
+    assert max(r.stats.nodes for r in own) > BUDGET >= min(r.stats.nodes for r in own)
 
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_batch_hands_over_the_puzzles_past_the_budget(sudoku, evil, own, workers):
     done = []
-    results = list(solve_batch(sudoku, evil, escalate_after=BUDGET, workers=workers,
-                               progress=done.append))
+    options = SolveOptions(escalate_after=BUDGET, workers=workers,
+                           backend="locked-pool" if workers > 1 else "serial")
+    results = list(solve_puzzles(sudoku, evil, options, progress=done.append))
     assert_handed_over_past_the_budget(sudoku, own, results)
     assert done[-1] == len(evil)
 
 
 def test_one_puzzle_is_handed_over_on_the_serial_backend(sudoku, evil, own):
-    results = [solve_puzzle(sudoku, p, SolveOptions(escalate_after=BUDGET)) for p in evil]
+    results = [solve_one(sudoku, p, SolveOptions(escalate_after=BUDGET)) for p in evil]
     assert_handed_over_past_the_budget(sudoku, own, results)
 
 
@@ -70,7 +71,7 @@ def test_a_parallel_search_is_handed_over_once_the_workers_spent_the_budget(
     so the workers, not the probe, see the budget spent."""
     options = SolveOptions(backend=backend, workers=2, escalate_after=BUDGET,
                            backend_options={"probe": 0.0})
-    results = [solve_puzzle(sudoku, p, options) for p in evil]
+    results = [solve_one(sudoku, p, options) for p in evil]
     assert_handed_over_past_the_budget(sudoku, own, results)
 
 
@@ -83,19 +84,21 @@ def test_on_one_core_the_learning_engine_takes_over_as_interleaved_searches(sudo
     puzzles = sudoku.parse(path.read_text(), str(path))
     moved = 0
     for p in puzzles:
-        r = solve_puzzle(sudoku, p, SolveOptions(backend_options={"probe": 0.0}))
+        # one worker; probe 0 makes the take-over share its search from the first node
+        r = solve_one(sudoku, p, SolveOptions(backend="interleave", workers=1,
+                                              backend_options={"probe": 0.0}))
         assert (r.status, r.count) == (Status.SOLVED, 1)
         assert sudoku.validate(p, r.solutions[0]) == []
         if r.took_over_from:
             moved += 1
-            assert r.engine == "learning" and len(r.workers) == searches
-            assert sum(w["handed"] for w in r.workers) > 0
+            assert r.engine == "learning" and len(r.stats.workers) == searches
+            assert sum(w["handed"] for w in r.stats.workers) > 0
     assert moved == 2
 
 
 def test_a_handed_over_uniqueness_check_is_exact(sudoku, evil, own):
-    hard = next(p for p, r in zip(evil, own, strict=True) if r.stats["nodes"] > BUDGET)
-    r = solve_puzzle(sudoku, hard, SolveOptions(limit=2, escalate_after=BUDGET))
+    hard = next(p for p, r in zip(evil, own, strict=True) if r.stats.nodes > BUDGET)
+    r = solve_one(sudoku, hard, SolveOptions(limit=2, escalate_after=BUDGET))
     assert (r.engine, r.status, r.count, r.exact) == ("learning", Status.SOLVED, 1, True)
 
 
@@ -107,7 +110,7 @@ def test_a_handed_over_uniqueness_check_is_exact(sudoku, evil, own):
 ])
 def test_no_hand_over_when_not_asked_for(sudoku, evil, own, options):
     for p, alone in zip(evil, own, strict=True):
-        r = solve_puzzle(sudoku, p, options)
+        r = solve_one(sudoku, p, options)
         assert not r.took_over_from and r.engine != "learning"
         assert r.count == 1 and (r.solutions[0] == alone.solutions[0]).all()
 

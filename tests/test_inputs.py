@@ -15,7 +15,7 @@ from csolve.cli import main
 from csolve.errors import PuzzleInputError
 from csolve.inputs import MAX_JSON_DEPTH, is_number, is_signed_number, json_depth, load_json
 
-from .conftest import PUZZLES
+from .helpers import PUZZLES
 
 KAKURO_JSON = json.dumps({"rows": 3, "cols": 3,
                           "grid": ["- 4, 3,", ",4 0 0", ",3 0 0"]})

@@ -10,10 +10,9 @@ import numpy as np
 import pytest
 
 from csolve.puzzle import get_puzzle_type
-from csolve.solver import SolveOptions, Status, solve_batch, solve_puzzle
+from csolve.solver import SolveOptions, Status, solve_one, solve_puzzles
 
-from .conftest import PUZZLES
-from .helpers import shared_file
+from .helpers import PUZZLES, shared_file
 
 SETS = {"kakuro": ("kakuro", "janko-kakuro-500.jsonl"),
         "str8ts": ("str8ts", "janko-str8ts-280.jsonl")}
@@ -32,7 +31,7 @@ def test_every_shared_puzzle_is_solved_as_shipped(kind):
     shipped = [np.array(json.loads(line)["solution"]) for line in text.splitlines()]
     puzzles = ptype.parse(text, str(path))
     assert len(puzzles) == len(shipped)
-    results = list(solve_batch(ptype, puzzles, limit=2))
+    results = list(solve_puzzles(ptype, puzzles, SolveOptions(limit=2)))
     for p, r in zip(puzzles, results, strict=True):
         assert r.count >= 1, p.where
         want = shipped[p.index]
@@ -44,7 +43,7 @@ def test_every_shared_puzzle_is_solved_as_shipped(kind):
         else:
             # the set holds a puzzle with two solutions (janko_kakuro_257): the shipped
             # one must be among them
-            full = solve_puzzle(ptype, p, SolveOptions(limit=0, keep=10))
+            full = solve_one(ptype, p, SolveOptions(limit=0, keep=10))
             assert full.exact and any(np.array_equal(s, want) for s in full.solutions)
 
 
@@ -55,14 +54,14 @@ def test_samples_have_one_solution(kind):
     puzzles = ptype.parse(path.read_text(), str(path))
     assert puzzles
     for p in puzzles:
-        r = solve_puzzle(ptype, p, SolveOptions(limit=0))
+        r = solve_one(ptype, p, SolveOptions(limit=0))
         assert r.exact and r.count == 1 and r.status is Status.SOLVED
 
 
 def test_kakuro_counts_every_solution():
     # a 2x2 block whose runs all add up to 3: {1,2} both ways round
     p = _one("kakuro", "- 3\\ 3\\\n\\3 0 0\n\\3 0 0\n")
-    r = solve_puzzle(get_puzzle_type("kakuro"), p, SolveOptions(limit=0, keep=5))
+    r = solve_one(get_puzzle_type("kakuro"), p, SolveOptions(limit=0, keep=5))
     assert r.exact and r.count == 2 and r.status is Status.MULTIPLE
     assert sorted(s[1, 1] for s in r.solutions) == [1, 2]
 
@@ -71,8 +70,8 @@ def test_kakuro_line_and_slash_forms_agree():
     k = get_puzzle_type("kakuro")
     a = _one("kakuro", "#  4\\ 3\\\n\\3 . .\n\\4 . .\n")
     b = _one("kakuro", "- 4,  3, / ,3 0 0 / ,4 0 0")
-    ra = solve_puzzle(k, a, SolveOptions(limit=0))
-    rb = solve_puzzle(k, b, SolveOptions(limit=0))
+    ra = solve_one(k, a, SolveOptions(limit=0))
+    rb = solve_one(k, b, SolveOptions(limit=0))
     assert ra.count == rb.count == 1
     assert np.array_equal(ra.solutions[0], rb.solutions[0])
     assert ra.solutions[0].tolist() == [[0, 0, 0], [0, 1, 2], [0, 3, 1]]
@@ -84,14 +83,14 @@ def test_str8ts_counts_every_solution():
     # one white row of four cells between black ones in a 4x4 grid, the rest black:
     # the row is any straight of 4 in 1..4 -> 4! orders
     p = _one("str8ts", "####/..../####/####")
-    r = solve_puzzle(get_puzzle_type("str8ts"), p, SolveOptions(limit=0))
+    r = solve_one(get_puzzle_type("str8ts"), p, SolveOptions(limit=0))
     assert r.exact and r.count == 24
 
 
 def test_str8ts_black_digits_count_in_lines():
     # a black 1 in the row: the three white cells hold a straight without 1 -> 2,3,4
     p = _one("str8ts", "a.../####/####/####")
-    r = solve_puzzle(get_puzzle_type("str8ts"), p, SolveOptions(limit=0, keep=10))
+    r = solve_one(get_puzzle_type("str8ts"), p, SolveOptions(limit=0, keep=10))
     assert r.count == 6
     assert all(sorted(s[0, 1:]) == [2, 3, 4] and s[0, 0] == 1 for s in r.solutions)
 

@@ -18,7 +18,7 @@ import pytest
 from csolve.kernels import compose, depends, diskcache
 from csolve.kernels.state import CONTRADICTION, NO_CHANGE
 
-from .conftest import PUZZLES
+from .helpers import PUZZLES
 
 RULE = """
 from csolve.kernels.bits import kernel

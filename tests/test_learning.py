@@ -10,10 +10,9 @@ from hypothesis import strategies as st
 
 from csolve.engines import all_engines, with_engine
 from csolve.errors import UnknownNameError
-from csolve.solver import SolveOptions, Status, solve_batch, solve_puzzle
+from csolve.solver import SolveOptions, Status, solve_one, solve_puzzles
 
-from .conftest import PUZZLES
-from .helpers import shared_file
+from .helpers import PUZZLES, shared_file
 from .test_engines import MANY, _count_in_slices, assert_same_unique_answers, blanked, parse
 
 LEARNING = "learning"
@@ -26,7 +25,7 @@ def _count(sudoku, p, **options):
         assert sudoku.validate(p, sol) == []
         seen.add(np.asarray(sol).tobytes())
 
-    r = solve_puzzle(sudoku, p, SolveOptions(limit=0, **options), on_solution=on_solution)
+    r = solve_one(sudoku, p, SolveOptions(limit=0, **options), on_solution=on_solution)
     assert r.exact and r.count == len(seen)
     return seen
 
@@ -106,7 +105,7 @@ def test_every_backend_counts_the_empty_4x4_and_a_9x9(sudoku, backend, workers):
     (empty,) = parse(sudoku, "." * 16)
     (p,) = parse(sudoku, MANY)
     for puzzle, expected in ((empty, 288), (p, 9182)):
-        r = solve_puzzle(sudoku, puzzle, SolveOptions(
+        r = solve_one(sudoku, puzzle, SolveOptions(
             limit=0, engine=LEARNING, backend=backend, workers=workers,
             backend_options={"probe": 0.0} if backend != "serial" else {}))
         assert r.count == expected and r.exact
@@ -117,25 +116,25 @@ def test_interleaved_searches_cut_a_lone_node_on_one_thread(sudoku):
     is searching, to cut it in two; the answers are those of one search alone."""
     path = PUZZLES / "sudoku" / "16x16-generated-evil.txt"
     puzzles = sudoku.parse(path.read_text(), str(path))
-    alone = list(solve_batch(sudoku, puzzles, limit=2, engine=LEARNING))
+    alone = list(solve_puzzles(sudoku, puzzles, SolveOptions(limit=2, engine=LEARNING)))
     handed = 0
     for p, a in zip(puzzles, alone, strict=True):
-        r = solve_puzzle(sudoku, p, SolveOptions(limit=2, engine=LEARNING, backend="interleave",
+        r = solve_one(sudoku, p, SolveOptions(limit=2, engine=LEARNING, backend="interleave",
                                                  workers=2, backend_options={"probe": 0.0}))
         assert (r.status, r.count, r.exact) == (Status.SOLVED, 1, True)
         assert sudoku.validate(p, r.solutions[0]) == []
         assert (r.solutions[0] == a.solutions[0]).all()
-        handed += sum(w["handed"] for w in r.workers)
+        handed += sum(w["handed"] for w in r.stats.workers)
     assert handed > 0
 
 
 def test_unsolvable_and_limit_two(sudoku):
     dead = "12345678." + "........9" + "." * 63  # cell 8 has no value left
     (p,) = parse(sudoku, dead)
-    r = solve_puzzle(sudoku, p, SolveOptions(limit=1, engine=LEARNING))
+    r = solve_one(sudoku, p, SolveOptions(limit=1, engine=LEARNING))
     assert r.status is Status.NO_SOLUTION
     (q,) = parse(sudoku, MANY)
-    r = solve_puzzle(sudoku, q, SolveOptions(limit=2, engine=LEARNING))
+    r = solve_one(sudoku, q, SolveOptions(limit=2, engine=LEARNING))
     assert r.status is Status.MULTIPLE and r.count == 2 and not r.exact
     assert all(sudoku.validate(q, s) == [] for s in r.solutions)
 
@@ -145,7 +144,7 @@ def test_unsolvable_and_limit_two(sudoku):
 def test_bundled_large_puzzles_are_unique_and_valid(sudoku, name):
     path = PUZZLES / "sudoku" / name
     puzzles = sudoku.parse(path.read_text(), str(path))
-    for r, p in zip(solve_batch(sudoku, puzzles, limit=2, engine=LEARNING), puzzles,
+    for r, p in zip(solve_puzzles(sudoku, puzzles, SolveOptions(limit=2, engine=LEARNING)), puzzles,
                     strict=True):
         assert r.status is Status.SOLVED and r.count == 1
         assert sudoku.validate(p, r.solutions[0]) == []
@@ -161,7 +160,7 @@ def test_shared_9x9_hard_puzzles_match_the_generic_search(sudoku):
 def test_random_puzzles_count_the_same(sudoku, seed, keep):
     rng = np.random.default_rng(seed)
     (p,) = parse(sudoku, blanked(rng, keep))
-    a = solve_puzzle(sudoku, p, SolveOptions(limit=30, engine=LEARNING))
-    b = solve_puzzle(sudoku, p, SolveOptions(limit=30, engine="dfs"))
+    a = solve_one(sudoku, p, SolveOptions(limit=30, engine=LEARNING))
+    b = solve_one(sudoku, p, SolveOptions(limit=30, engine="dfs"))
     assert a.count == b.count and a.status is b.status
     assert all(sudoku.validate(p, s) == [] for s in a.solutions)

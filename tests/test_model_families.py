@@ -31,7 +31,7 @@ def test_overlapping_groups_in_one_family_are_refused():
 
 
 def test_rate_api_on_a_16x16(sudoku):
-    from .conftest import PUZZLES
+    from .helpers import PUZZLES
 
     text = (PUZZLES / "sudoku" / "16x16.txt").read_text()
     p = sudoku.parse(text, "16x16.txt")[0]

@@ -17,7 +17,7 @@ import pytest
 
 from csolve import plugins
 
-from .conftest import PUZZLES
+from .helpers import PUZZLES
 
 HARD = str(PUZZLES / "sudoku" / "9x9-hard.txt")
 
@@ -124,7 +124,7 @@ def test_a_plugin_that_fails_to_import_is_reported_once_and_skipped(site, capsys
 def test_a_raising_hook_contributes_nothing_and_the_rest_works(site, capsys):
     install(site, "brokenplug", {"half": RAISES_IN_PUZZLES})
     from csolve.puzzle import all_puzzle_types
-    from csolve.solver import SolveOptions, Status, solve_puzzle
+    from csolve.solver import SolveOptions, Status, solve_one
 
     types = all_puzzle_types()
     types = all_puzzle_types()  # asked twice, reported once
@@ -133,7 +133,7 @@ def test_a_raising_hook_contributes_nothing_and_the_rest_works(site, capsys):
     assert "'half'" in line and "csolve_register_puzzles" in line and "no puzzles today" in line
     sudoku = types["sudoku"]
     p = sudoku.parse(open(HARD).read(), HARD)[0]
-    r = solve_puzzle(sudoku, p, SolveOptions())
+    r = solve_one(sudoku, p, SolveOptions())
     assert r.status is Status.SOLVED and sudoku.validate(p, r.solutions[0]) == []
 
 

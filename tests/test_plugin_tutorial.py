@@ -7,9 +7,9 @@ import re
 import pytest
 
 from csolve.plugins import get_plugin_manager
-from csolve.solver import SolveOptions, Status, solve_puzzle
+from csolve.solver import SolveOptions, Status, solve_one
 
-from .conftest import ROOT
+from .helpers import ROOT
 
 
 @pytest.fixture()
@@ -33,8 +33,21 @@ def test_tutorial_plugin_counts_latin_squares(latin):
 
     ptype = get_puzzle_type("latin")
     (p,) = ptype.parse("." * 16 + "\n", "<t>")
-    r = solve_puzzle(ptype, p, SolveOptions(limit=0))
+    r = solve_one(ptype, p, SolveOptions(limit=0))
     assert r.count == 576 and r.exact  # there are 576 Latin squares of order 4
     (q,) = ptype.parse("12..\n", "<t>")
-    r = solve_puzzle(ptype, q, SolveOptions(limit=1))
+    r = solve_one(ptype, q, SolveOptions(limit=1))
     assert r.status is Status.SOLVED and ptype.validate(q, r.solutions[0]) == []
+
+
+def test_the_tutorial_plugin_keeps_the_contract(latin):
+    """The contract kit, called as plugins.md shows (without the entry point: the tutorial
+    class is registered in code here, not installed)."""
+    from csolve.puzzle import get_puzzle_type
+    from csolve.testing import check_puzzle_type
+
+    doc = (ROOT / "docs" / "plugins.md").read_text()
+    call = re.search(r"check_puzzle_type\(get_puzzle_type\(\"latin\"\), (.*?)\)\n", doc,
+                     re.S).group(1)
+    kwargs = eval(f"dict(puzzles={call})".replace(', entry_point="latin"', ""))
+    check_puzzle_type(get_puzzle_type("latin"), **kwargs)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from csolve.solver import Status, solve_batch
+from csolve.solver import SolveOptions, Status, solve_puzzles
 
 from .helpers import shared_file
 
@@ -18,7 +18,7 @@ def test_9x9_sets_are_solved_unique_and_valid(sudoku, name):
     path = shared_file("sudoku-9x9", name)
     puzzles = sudoku.parse(path.read_text(), name)
     sample = puzzles[:: max(1, len(puzzles) // SAMPLE)]
-    results = list(solve_batch(sudoku, sample, limit=2, timeout=10))
+    results = list(solve_puzzles(sudoku, sample, SolveOptions(limit=2, timeout=10)))
     assert len(results) == len(sample)
     for r in results:  # every one has exactly one solution, already validated by the solver
         assert r.status is Status.SOLVED and r.count == 1 and r.exact, r.puzzle.where
@@ -30,7 +30,7 @@ def test_9x9_sets_are_solved_unique_and_valid(sudoku, name):
 def test_nxn_sets_are_solved_and_valid(sudoku, name):
     path = shared_file("sudoku-nxn", name)
     puzzles = sudoku.parse(path.read_text(), name)
-    results = list(solve_batch(sudoku, puzzles, limit=2, timeout=10))
+    results = list(solve_puzzles(sudoku, puzzles, SolveOptions(limit=2, timeout=10)))
     for r in results:
         assert r.status is Status.SOLVED and r.count == 1, r.puzzle.where
         assert sudoku.validate(r.puzzle, r.solutions[0]) == []
@@ -45,7 +45,7 @@ def test_frisch_minimal_25x25(sudoku):
     """Alain Frisch's minimal 25x25 puzzles: hard for any depth-first solver (see README)."""
     path = shared_file("sudoku-nxn", "25x25-frisch-minimal-9.txt")
     puzzles = sudoku.parse(path.read_text(), path.name)
-    for r in solve_batch(sudoku, puzzles, limit=1, timeout=120):
+    for r in solve_puzzles(sudoku, puzzles, SolveOptions(limit=1, timeout=120)):
         if r.status is Status.SOLVED:
             assert sudoku.validate(r.puzzle, r.solutions[0]) == []
         else:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from csolve.solver import SolveOptions, Status, solve_puzzle
+from csolve.solver import End, SolveOptions, Status, solve_one
 
 from .helpers import brute_force_count, line_of, pattern_grid
 
@@ -21,7 +21,7 @@ def parse_one(sudoku, text: str):
 
 def count(sudoku, text: str, limit: int = 0):
     p = parse_one(sudoku, text)
-    r = solve_puzzle(sudoku, p, SolveOptions(limit=limit, keep=5))
+    r = solve_one(sudoku, p, SolveOptions(limit=limit, keep=5))
     for s in r.solutions:
         assert sudoku.validate(p, s) == []
     return r
@@ -94,7 +94,7 @@ def test_random_puzzles_solve_to_a_grid_keeping_the_givens(sudoku, seed, n, keep
     grid = pattern_grid(n, rng)
     puzzle = np.where(np.array([rng.random() < keep for _ in grid]), grid, 0)
     p = parse_one(sudoku, " ".join(map(str, puzzle)))
-    r = solve_puzzle(sudoku, p, SolveOptions(limit=1, timeout=30))
+    r = solve_one(sudoku, p, SolveOptions(limit=1, timeout=30))
     assert r.status is Status.SOLVED
     (s,) = r.solutions
     assert sudoku.validate(p, s) == []
@@ -107,7 +107,7 @@ def test_all_sizes_from_4_to_64_solve(sudoku):
         grid = pattern_grid(n, rng)
         puzzle = np.where(np.array([rng.random() < 0.7 for _ in grid]), grid, 0)
         p = parse_one(sudoku, " ".join(map(str, puzzle)))
-        r = solve_puzzle(sudoku, p, SolveOptions(limit=1, timeout=30))
+        r = solve_one(sudoku, p, SolveOptions(limit=1, timeout=30))
         assert r.status is Status.SOLVED, n
         assert sudoku.validate(p, r.solutions[0]) == []
 
@@ -120,17 +120,34 @@ def test_streaming_all_solutions_yields_each_once(sudoku):
         assert sudoku.validate(p, s) == []
         seen.add(tuple(s))
 
-    r = solve_puzzle(sudoku, p, SolveOptions(limit=0), on_solution=on_solution)
+    r = solve_one(sudoku, p, SolveOptions(limit=0), on_solution=on_solution)
     assert r.count == 288 and len(seen) == 288
 
 
 def test_timeout_stops_the_search(sudoku, monkeypatch):
-    from csolve.backends import SearchJob
+    """The batch kernel's watcher gives a puzzle up once its time is spent; the clock is
+    replaced so that the time runs out once the first solution was found (no wall-clock
+    bound)."""
+    import csolve.batch
+    from csolve.kernels import abi
 
-    # the clock reads "time is up" from its eighth look on: after steps of 64, 128, ... nodes,
-    # enough to reach the first of the empty grid's solutions (625 cells deep)
-    looks: list[int] = []
-    monkeypatch.setattr(SearchJob, "timed_out", lambda self: looks.append(1) or len(looks) > 7)
+    seen = {"now": 0.0}
+
+    def clock() -> float:  # stands still until a solution is found, then an hour a look
+        stats = seen.get("stats")
+        if stats is not None and stats[0, abi.STAT_SOLUTIONS] > 0:
+            seen["now"] += 3600.0
+        return seen["now"]
+
+    real = csolve.batch.BatchScratch.solve
+
+    def solve(self, kernels, model, inits, limit, ctrl, reason, sols, counts, stats):
+        seen["stats"] = stats  # the kernel counts each puzzle's solutions here as it goes
+        return real(self, kernels, model, inits, limit, ctrl, reason, sols, counts, stats)
+
+    monkeypatch.setattr(csolve.batch, "_now", clock)
+    monkeypatch.setattr(csolve.batch.BatchScratch, "solve", solve)
     p = parse_one(sudoku, " ".join(["0"] * 625))
-    r = solve_puzzle(sudoku, p, SolveOptions(limit=0, timeout=3600.0))
-    assert r.status is Status.TIMEOUT and not r.exact and r.count > 0  # found some
+    r = solve_one(sudoku, p, SolveOptions(limit=0, timeout=3600.0))
+    assert r.status is Status.TIMEOUT and r.end is End.TIMEOUT and not r.exact
+    assert r.count > 0  # found some before the time ran out

@@ -14,7 +14,7 @@ from csolve.kernels.state import CONTRADICTION, NO_CHANGE, clear_queue, enqueue_
 from csolve.kernels.workspace import new_workspace
 from csolve.logic import FINDERS, Board
 from csolve.rules import all_rules
-from csolve.solver import SolveOptions, solve_puzzle
+from csolve.solver import SolveOptions, solve_one
 
 from .helpers import pattern_grid, shared_file
 
@@ -54,7 +54,7 @@ def states(sudoku, puzzles, rng, per_puzzle=2):
     """(puzzle, model, solution, state) with singles propagated: where tactics have work."""
     out = []
     for p in puzzles:
-        r = solve_puzzle(sudoku, p, SolveOptions(limit=1))
+        r = solve_one(sudoku, p, SolveOptions(limit=1))
         sol = r.solutions[0]
         model = sudoku.model(p)
         for k in range(per_puzzle):
@@ -142,9 +142,9 @@ def test_stepper_agrees_with_kernel(sudoku, hard_states, big_states, tactic):
 
 def test_all_tactics_solve_hard_puzzles_uniquely(sudoku):
     """Full propagation with every tactic: solutions are validated and stay unique."""
-    from csolve.solver import solve_batch
+    from csolve.solver import SolveOptions, solve_puzzles
 
     rng = random.Random(7)
     puzzles = sample_9x9(sudoku, "forum-hardest-5000.txt", 40, rng)
-    results = list(solve_batch(sudoku, puzzles, limit=2, rules=TACTICS))
+    results = list(solve_puzzles(sudoku, puzzles, SolveOptions(limit=2, rules=TACTICS)))
     assert all(r.status.value == "solved" and r.count == 1 for r in results)

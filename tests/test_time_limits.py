@@ -15,7 +15,7 @@ import threading
 import pytest
 
 from csolve.backends import SearchJob, all_backends
-from csolve.solver import SolveOptions, Status, solve_puzzle
+from csolve.solver import SolveOptions, Status, solve_one
 
 from .helpers import PUZZLES, shared_file
 
@@ -43,7 +43,7 @@ def test_time_is_up_stops_every_backend_with_the_learning_engine(sudoku, frisch,
         return len(looks) >= 2
 
     monkeypatch.setattr(SearchJob, "timed_out", timed_out)
-    r = solve_puzzle(sudoku, frisch, SolveOptions(
+    r = solve_one(sudoku, frisch, SolveOptions(
         backend=backend, workers=2, engine="learning", timeout=3600.0,
         backend_options={"probe": 0.0}))
     assert r.status is Status.TIMEOUT and r.solutions == [] and r.count == 0
@@ -61,7 +61,7 @@ def test_a_takeover_by_the_learning_engine_keeps_the_time_limit(sudoku, frisch, 
         return self.model.engine == "learning" and len(looks) >= 3
 
     monkeypatch.setattr(SearchJob, "timed_out", timed_out)
-    r = solve_puzzle(sudoku, frisch, SolveOptions(
+    r = solve_one(sudoku, frisch, SolveOptions(
         backend="static-partition", workers=2, timeout=3600.0, escalate_after=200,
         backend_options={"probe": 0.0}))
     assert r.status is Status.TIMEOUT and r.took_over_from == "dfs" and r.engine == "learning"

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from csolve.backends.base import Backend, SearchJob, SearchOutcome
+from csolve.backends.base import Backend, GroupJob, SearchJob, SearchOutcome
 from csolve.errors import UnknownNameError
 
-__all__ = ["Backend", "SearchJob", "SearchOutcome", "all_backends", "get_backend"]
+__all__ = ["Backend", "GroupJob", "SearchJob", "SearchOutcome", "all_backends", "get_backend"]
 
 
 def all_backends() -> dict[str, Backend]:

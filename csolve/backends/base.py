@@ -11,6 +11,7 @@ import numpy as np
 
 from csolve.kernels import abi
 from csolve.model import Model
+from csolve.outcome import End
 
 
 @dataclass
@@ -45,18 +46,22 @@ class SearchJob:
 
 @dataclass
 class SearchOutcome:
-    """How a search ended: ``reason`` is exhausted, limit, timeout, stopped or gave-up."""
+    """How a search ended: ``reason`` is an :class:`~csolve.outcome.End` (a backend may
+    give its string value: exhausted, limit, timeout, stopped or gave-up)."""
 
-    reason: str
+    reason: End
     count: int
     solutions: list[np.ndarray]
     stats: dict[str, int]
     workers: list[dict] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        self.reason = End(self.reason)
+
     @property
     def complete(self) -> bool:
         """True when ``count`` is exact (the whole tree was searched)."""
-        return self.reason == "exhausted"
+        return self.reason is End.EXHAUSTED
 
 
 @dataclass
@@ -87,6 +92,27 @@ class GroupJob:
     progress: Callable[[int], None] | None = None
 
 
+_TYPE_WORDS = {int: "a whole number", float: "a number", str: "a word"}
+
+#: the option every backend that starts with a lone search reads
+PROBE_OPTION = {"probe": (float, "seconds the calling thread searches alone before it "
+                                 "shares the search")}
+
+
+def choice(*words: str) -> type:
+    """An option type that accepts one of ``words``."""
+
+    class Choice(str):
+        def __new__(cls, value: object) -> str:
+            if str(value) not in words:
+                raise ValueError(value)
+            return str(value)
+
+    Choice.__name__ = " | ".join(words)
+    _TYPE_WORDS[Choice] = "one of " + ", ".join(words)
+    return Choice
+
+
 class Backend:
     """A work-sharing policy. Subclass, set the class attributes, implement :meth:`solve`.
 
@@ -100,8 +126,28 @@ class Backend:
     origin: str = ""
     #: True when ``workers`` > 1 means something to this backend
     parallel: bool = False
-    #: the ``-O KEY=VALUE`` options this backend reads, with a one-line description each
-    options: dict[str, str] = {}
+    #: the ``-O KEY=VALUE`` options this backend reads: ``{key: (type, description)}``
+    options: dict[str, tuple[type, str]] = {}
+
+    def check_options(self, values: dict[str, object]) -> dict[str, object]:
+        """``values`` converted to the types this backend declares; an unknown key or a
+        value of the wrong type is a one-line error naming what it knows."""
+        from csolve.errors import UnknownNameError
+
+        out: dict[str, object] = {}
+        for key, value in values.items():
+            if key not in self.options:
+                known = ", ".join(sorted(self.options)) or "none"
+                raise UnknownNameError(f"backend {self.name!r} has no option {key!r} "
+                                       f"(its options: {known})")
+            kind = self.options[key][0]
+            try:
+                out[key] = kind(value)
+            except (TypeError, ValueError):
+                raise UnknownNameError(f"backend {self.name!r}: option {key} wants "
+                                       f"{_TYPE_WORDS.get(kind, kind.__name__)}, got {value!r}"
+                                       ) from None
+        return out
 
     def solve(self, job: SearchJob) -> SearchOutcome:
         raise NotImplementedError

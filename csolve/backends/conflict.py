@@ -1,4 +1,4 @@
-"""``conflict-lock``: seed 003's cell-level parallelism, reproduced faithfully (it loses).
+"""``conflict-lock``: Tarhini & Hajj's cell-level parallelism, reproduced faithfully (it loses).
 
 Work items are cells. Each worker gets an equal share of the open cells, sorted by fewest
 candidates; to set a cell it takes, without waiting, a lock over the cell's whole conflict
@@ -30,7 +30,8 @@ _ONE = np.uint64(1)
 class ConflictLock(Backend):
     name = "conflict-lock"
     parallel = True
-    origin = "seed 003 (cell work items, conflict-boundary locks, backtrack by broadcast)"
+    origin = ("Tarhini & Hajj, AUB (cell work items, conflict-boundary locks, "
+              "backtrack by broadcast)")
     description = ("work items are cells sorted by fewest candidates; a worker locks the "
                    "cell's row, column and box to set it; a dead end is broadcast to all")
 

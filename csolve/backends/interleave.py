@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-from csolve.backends.base import Backend, SearchJob, SearchOutcome
+from csolve.backends.base import PROBE_OPTION, Backend, SearchJob, SearchOutcome
 from csolve.backends.serial import job_state, probe_alone
 from csolve.kernels import abi
 from csolve.search import SearchState, new_ctrl, stats_dict
@@ -55,6 +55,7 @@ def _nodes(turns: list[_Turn]) -> int:
 class Interleave(Backend):
     name = "interleave"
     parallel = True  # ``workers`` is the number of searches, all on the calling thread
+    options = PROBE_OPTION
     origin = "time-sliced splitting on one core (cube and conquer without threads)"
     description = ("N searches take turns on one thread in ~20 ms slices; one that runs out "
                    "of nodes gets the bottom half of a busy one's stack (the learning engine "

@@ -18,7 +18,7 @@ from collections import deque
 
 import numpy as np
 
-from csolve.backends.base import Backend, SearchJob, SearchOutcome
+from csolve.backends.base import PROBE_OPTION, Backend, SearchJob, SearchOutcome
 from csolve.backends.serial import probe_alone
 from csolve.kernels import abi
 from csolve.search import SearchState, new_ctrl, stats_dict
@@ -85,6 +85,9 @@ def _task(model, nodes, dirty, limit, stream, keep, seconds):
 class ProcessPool(Backend):
     name = "process-pool"
     parallel = True
+    options = {**PROBE_OPTION,
+               "slice": (float, "seconds a process searches its nodes before it sends back "
+                                "what it did not reach")}
     origin = "comparison with threads (processes, spawn)"
     description = ("the frontier stays in the calling process; chunks of nodes go to spawned "
                    "processes for ~50 ms slices and unexplored nodes come back")

@@ -17,7 +17,7 @@ PROBE_SECONDS = 0.003
 class SerialBackend(Backend):
     name = "serial"
     description = "One worker, depth-first on one stack: the reference (Norvig's search)"
-    origin = "seed 000 §3.2 (serial solver)"
+    origin = "Chiu, Nasiri & Rashid 2012, §3.2 (serial solver)"
 
     def solve(self, job: SearchJob) -> SearchOutcome:
         state = job_state(job)

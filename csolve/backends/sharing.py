@@ -15,6 +15,7 @@ from collections import deque
 
 import numpy as np
 
+from csolve.backends.base import PROBE_OPTION, choice
 from csolve.backends.threads import Team, ThreadedBackend, Worker
 from csolve.kernels import abi
 
@@ -45,7 +46,7 @@ class LockedPool(ThreadedBackend):
     """One global pool of nodes; its lock is held only to push or pop."""
 
     name = "locked-pool"
-    origin = "seed 000 §3.3.4 (fine-grained lock)"
+    origin = "Chiu, Nasiri & Rashid 2012, §3.3.4 (fine-grained lock)"
     description = ("one global pool of subtrees, lock held only to push/pop; an idle worker "
                    "asks busy ones to push the bottom half of their stacks")
 
@@ -78,7 +79,7 @@ class CoarseLock(LockedPool):
     """The same pool, but one lock is held across each whole search step: serial again."""
 
     name = "coarse-lock"
-    origin = "seed 000 §3.3.4 (coarse-grained lock)"
+    origin = "Chiu, Nasiri & Rashid 2012, §3.3.4 (coarse-grained lock)"
     description = ("the locked pool with the lock held across every expand step - shows why "
                    "a coarse lock is slower than serial")
     SLICE = 64  # nodes per step under the lock, so workers take turns
@@ -97,10 +98,12 @@ class MessagePassing(ThreadedBackend):
     """Private lists; an idle worker raises a flag to its ring neighbour, who hands it half."""
 
     name = "message-passing"
-    origin = "seed 000 §3.3.1-3.3.3 (message passing; --wait spin|yield|condvar)"
+    origin = "Chiu, Nasiri & Rashid 2012, §3.3.1-3.3.3 (message passing; --wait spin|yield|condvar)"
     description = ("private stacks; an idle worker flags its ring neighbour, which hands over "
                    "half of its list; waits by spin, yield or condition variable")
     WAITS = ("spin", "yield", "condvar")
+    options = {**PROBE_OPTION,
+               "wait": (choice(*WAITS), "how an idle worker waits: spin, yield or condvar")}
 
     def setup(self, team: Team) -> None:
         wait = team.job.options.get("wait") or "yield"
@@ -183,7 +186,8 @@ class WorkStealing(ThreadedBackend):
     """Per-worker deques; an idle worker steals the oldest subtree of a random victim."""
 
     name = "work-stealing"
-    origin = "seed 000 §7 (future work); Cilk / Gecode work stealing"
+    origin = ("Chiu, Nasiri & Rashid 2012, §7 (future work); Blumofe & Leiserson 1999 "
+              "(work stealing, as in Cilk)")
     description = ("per-worker deques; an idle worker steals the oldest subtrees from a random "
                    "victim, asking a busy one to publish when every deque is empty")
 
@@ -244,9 +248,12 @@ class StaticPartition(ThreadedBackend):
     """BFS to a frontier of >= k x workers nodes, dealt round-robin; no sharing afterwards."""
 
     name = "static-partition"
-    origin = "seed 004 §4.1-4.2 (BFS frontier, static round-robin); embarrassingly parallel search"
+    origin = ("Mishra, Goel & Nikhitha 2021, §4.1-4.2 (BFS frontier, static round-robin); "
+              "Régin, Rezgui & Malapert 2013 (embarrassingly parallel search)")
     description = ("breadth-first until the frontier holds k x workers nodes (--option k, "
                    "default 8), dealt round-robin; each worker searches its share alone")
+    options = {**PROBE_OPTION,
+               "k": (int, "frontier nodes per worker before the search is dealt out")}
 
     def setup(self, team: Team) -> None:
         k = int(team.job.options.get("k", 8))
@@ -299,10 +306,12 @@ class StaticPartition(ThreadedBackend):
 
 
 class PathStack(ThreadedBackend):
-    """A shared stack of guess paths, replayed on a private copy of the root (seed 001)."""
+    """A shared stack of guess paths, replayed on a private copy of the root (Vandecasteele &
+    Trappett 2021)."""
 
     name = "path-stack"
-    origin = "seed 001 §4.3.3-4.3.5 (shared stack of guess paths, cancellation points)"
+    origin = ("Vandecasteele & Trappett 2021, §4.3.3-4.3.5 (shared stack of guess paths, "
+              "cancellation points)")
     description = ("a shared stack of paths (cells narrowed since the root, not whole grids); "
                    "a worker replays a path on its own copy and propagates")
 

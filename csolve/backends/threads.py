@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from csolve.backends.base import Backend, SearchJob, SearchOutcome
+from csolve.backends.base import PROBE_OPTION, Backend, SearchJob, SearchOutcome
 from csolve.backends.serial import job_state, probe_alone
 from csolve.kernels import abi
 from csolve.search import SearchState, new_ctrl, stats_dict
@@ -171,6 +171,7 @@ class ThreadedBackend(Backend):
     """Base class of the thread backends: subclasses implement the sharing policy."""
 
     parallel = True
+    options = PROBE_OPTION
 
     # -- policy hooks ---------------------------------------------------------------
     def setup(self, team: Team) -> None:

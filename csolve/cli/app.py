@@ -13,11 +13,23 @@ EXIT_CODES_HELP = (
     "3 time-out, 4 internal error (a bug: say, a solution failed validation), 130 interrupted."
 )
 
+
+
+def examples(*commands: str, exit_codes: bool = False) -> str:
+    """A command's help epilog: example command lines (one paragraph each, so rich keeps
+    them apart), then the exit codes."""
+    text = "Examples:\n\n" + "\n\n".join(commands)
+    return text + ("\n\n" + EXIT_CODES_HELP if exit_codes else "")
+
+
 app = typer.Typer(
     name="csolve",
     help="Fast, parallel, pluggable constraint-puzzle solver.\n\n" + EXIT_CODES_HELP,
+    epilog=examples("csolve solve sudoku puzzles/sudoku/9x9-hard.txt",
+                    "csolve explain sudoku puzzles/sudoku/9x9-hard.txt --output html > steps.html",
+                    "csolve SUBCOMMAND --help"),
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -32,13 +44,13 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
-    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+    version: Annotated[bool, typer.Option("--version", "-V", callback=_version, is_eager=True,
                                           help="Print the version and exit.")] = False,
 ) -> None:
     pass
 
 
-@app.command("list-plugins")
+@app.command("list-plugins", epilog=examples("csolve list-plugins"))
 def list_plugins_cmd() -> None:
     """Installed plugins: what they provide, their version and where they come from."""
     from rich.console import Console
@@ -63,9 +75,11 @@ def list_plugins_cmd() -> None:
     Console().print(table)
 
 
-@app.command("list-backends")
+@app.command("list-backends", epilog=examples(
+    "csolve list-backends",
+    "csolve solve sudoku puzzles/sudoku/16x16.txt --backend work-stealing --workers 4"))
 def list_backends_cmd() -> None:
-    """Search backends (work-sharing policies) for ``--backend``."""
+    """Search backends (work-sharing policies) for --backend."""
     from rich.console import Console
     from rich.table import Table
 
@@ -79,9 +93,11 @@ def list_backends_cmd() -> None:
     Console().print(table)
 
 
-@app.command("list-rules")
+@app.command("list-rules", epilog=examples(
+    "csolve list-rules",
+    "csolve solve sudoku puzzles/sudoku/9x9-hard.txt --rules elimination,hidden-single,naked-pair"))
 def list_rules_cmd() -> None:
-    """Propagation rules models can use (``--rules``)."""
+    """Propagation rules models can use (--rules)."""
     from rich.console import Console
     from rich.table import Table
 
@@ -95,9 +111,10 @@ def list_rules_cmd() -> None:
     Console().print(table)
 
 
-@app.command("list-engines")
+@app.command("list-engines", epilog=examples(
+    "csolve list-engines", "csolve solve sudoku puzzles/sudoku/25x25.txt --engine learning"))
 def list_engines_cmd() -> None:
-    """Search engines models can be searched with (``--engine``)."""
+    """Search engines models can be searched with (--engine)."""
     from rich.console import Console
     from rich.table import Table
 
@@ -116,6 +133,8 @@ def list_engines_cmd() -> None:
 # commands with more to them live in their own modules
 from csolve.cli import bench as _bench  # noqa: E402,F401
 from csolve.cli import generate as _generate  # noqa: E402,F401
+from csolve.cli import new_plugin as _new_plugin  # noqa: E402,F401
+from csolve.cli import render as _render  # noqa: E402,F401
 from csolve.cli import solve as _solve  # noqa: E402,F401
 from csolve.cli import tactics as _tactics  # noqa: E402,F401
 from csolve.cli import validate as _validate  # noqa: E402,F401

@@ -6,14 +6,21 @@ from typing import Annotated
 
 import typer
 
-from csolve.cli.app import app
+from csolve.cli.app import app, examples
+
+_BACKENDS = ("Comma-separated backends, or 'all'. Built in: serial, locked-pool, coarse-lock, "
+             "message-passing, work-stealing, static-partition, path-stack, interleave, "
+             "process-pool, conflict-lock (plugins may add more: see list-backends).")
 
 
-@app.command()
+@app.command(epilog=examples(
+    "csolve bench sudoku puzzles/sudoku/16x16.txt --backends serial,work-stealing "
+    "--workers 1,2,4",
+    "csolve bench sudoku puzzles/sudoku/9x9-hard.txt --repeat 3 --json bench.json"))
 def bench(
     puzzle: Annotated[str, typer.Argument(help="Puzzle type, e.g. sudoku.")],
     files: Annotated[list[str], typer.Argument(help="Puzzle files.")],
-    backends: Annotated[str, typer.Option(help="Comma-separated backends, or 'all'.")] = "all",
+    backends: Annotated[str, typer.Option(help=_BACKENDS)] = "all",
     workers: Annotated[str, typer.Option(help="Worker counts, e.g. 1,2,4.")] = "1,2",
     repeat: Annotated[int, typer.Option(min=1, help="Runs per cell; the median is shown.")] = 5,
     count: Annotated[bool, typer.Option("--count", help="Count all solutions.")] = False,

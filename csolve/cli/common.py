@@ -12,38 +12,20 @@ from csolve.errors import PuzzleInputError
 
 
 class Output(StrEnum):
-    pretty = "pretty"
-    line = "line"
-    json = "json"
+    pretty = "pretty"  # rich grids (a terminal's default)
+    line = "line"  # one line per puzzle in its input format (a pipe's default)
+    json = "json"  # one JSON object per puzzle per line
+    grid = "grid"  # plain-text grids that csolve reads back
+    svg = "svg"  # one SVG picture of every puzzle
 
 
 # Arguments and options several commands share, declared once.
 PuzzleArg = Annotated[str, typer.Argument(help="Puzzle type, e.g. sudoku (see list-plugins).")]
-FileArg = Annotated[str, typer.Argument(help="Puzzle file; '-' reads stdin.")]
-FormatOpt = Annotated[str | None, typer.Option("--format", help="Force an input format.")]
-
-
-def read_text(path: str) -> tuple[str, str]:
-    """(text, display name) of a file, or of stdin for ``-``; one-line errors otherwise."""
-    if path == "-":
-        data = sys.stdin.buffer.read()
-        name = "<stdin>"
-    else:
-        name = path
-        try:
-            with open(path, "rb") as f:
-                data = f.read()
-        except FileNotFoundError:
-            raise PuzzleInputError(name, None, None, "no such file") from None
-        except IsADirectoryError:
-            raise PuzzleInputError(name, None, None, "is a directory, not a file") from None
-        except OSError as e:
-            raise PuzzleInputError(name, None, None, f"cannot read: {e.strerror}") from None
-    try:
-        return data.decode("utf-8-sig"), name  # a byte-order mark is not part of the text
-    except UnicodeDecodeError as e:
-        line = data[: e.start].count(b"\n") + 1
-        raise PuzzleInputError(name, line, None, "not UTF-8 text") from None
+FileArg = Annotated[str, typer.Argument(
+    help="Puzzle file; '-' reads stdin; or the puzzle itself, e.g. one 81-symbol line.")]
+FormatOpt = Annotated[str | None, typer.Option("--format", help=(
+    "Input format (default: detected): sudoku line, numbers, grid or sdk; kakuro and str8ts "
+    "text or json (docs/formats.md)."))]
 
 
 def default_output() -> Output:
@@ -51,22 +33,25 @@ def default_output() -> Output:
 
 
 def load_puzzles(kind: str, path: str, fmt: str | None):
-    """The puzzle type and every puzzle in ``path``."""
-    from csolve.puzzle import get_puzzle_type
+    """The puzzle type and every puzzle in ``path``: a file, ``-`` for standard input, or
+    puzzle text given as the argument itself."""
+    import os
 
-    ptype = get_puzzle_type(kind)
-    if fmt is not None and ptype.formats and fmt not in ptype.formats:
-        from csolve.errors import UnknownNameError
+    from csolve.api import check_format, parse_text, puzzle_type
+    from csolve.io import read_file
 
-        raise UnknownNameError(
-            f"unknown format {fmt!r} for {kind} (known: {', '.join(ptype.formats)})")
-    text, name = read_text(path)
-    try:
-        puzzles = ptype.parse(text, name, fmt)
-    except PuzzleInputError:
-        raise
-    except (ValueError, IndexError, KeyError) as e:  # a plugin's parser slipped
-        raise PuzzleInputError(name, None, None, f"cannot parse: {e}") from None
+    ptype = puzzle_type(kind)
+    check_format(ptype, fmt)
+    if path == "-" or os.path.exists(path):
+        text, name = read_file(path)
+        puzzles = parse_text(ptype, text, name, fmt)
+    else:
+        try:
+            puzzles = parse_text(ptype, path, "<argument>", fmt)
+        except PuzzleInputError:
+            shown = path if len(path) <= 80 else path[:77] + "..."
+            raise PuzzleInputError(shown, None, None,
+                                   "no such file (nor a puzzle csolve can read)") from None
     if not puzzles:
-        raise PuzzleInputError(name, None, None, "no puzzle found")
+        raise PuzzleInputError(path, None, None, "no puzzle found")
     return ptype, puzzles

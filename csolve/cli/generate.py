@@ -7,8 +7,9 @@ from typing import Annotated
 
 import typer
 
-from csolve.cli.app import EXIT_CODES_HELP, app
+from csolve.cli.app import app, examples
 from csolve.cli.common import Output
+from csolve.cli.solve import _BOX
 
 
 class Symmetry(StrEnum):
@@ -34,10 +35,14 @@ _WORKERS = "Puzzles generated in parallel (0: one per core); output does not dep
 _OUTPUT = "line (default: one puzzle per line), pretty (grids), json (one object per line)."
 
 
-@app.command(epilog=EXIT_CODES_HELP)
+@app.command(epilog=examples(
+    "csolve generate sudoku --count 10 --seed 7",
+    "csolve generate sudoku --size 16 --symmetry rot180 --output pretty",
+    "csolve generate sudoku --difficulty hard --count 5 --workers 0 > hard.txt",
+    exit_codes=True))
 def generate(
     puzzle: Annotated[str, typer.Argument(help="Puzzle type, e.g. sudoku (see list-plugins).")],
-    size: Annotated[int, typer.Option(min=1, help="Grid size n (Sudoku: 4, 9, 16, 25, ... 64).")]
+    size: Annotated[int, typer.Option(min=1, help="Grid size n (Sudoku: 4, 6, 8, 9, ... 64).")]
     = 9,
     count: Annotated[int, typer.Option(min=1, help="Number of puzzles.")] = 1,
     seed: Annotated[int | None, typer.Option(min=0, help=_SEED)] = None,
@@ -54,6 +59,7 @@ def generate(
     workers: Annotated[int, typer.Option(min=0, help=_WORKERS)] = 1,
     rules: Annotated[str | None, typer.Option(help="Propagation rules for the uniqueness "
                                               "tests, comma-separated.")] = None,
+    box: Annotated[str | None, typer.Option("--box", help=_BOX)] = None,
 ) -> None:
     """Generate puzzles with exactly one solution (minimal by default: no clue can be removed)."""
     import json
@@ -78,7 +84,7 @@ def generate(
         seed = secrets.randbits(63)
         err.print(f"csolve: seed {seed}", markup=False)
     options = GenerateOptions(size=size, symmetry=symmetry.value, clues=clues,
-                              rules=_parse_rules(rules))
+                              rules=_parse_rules(rules), box=box)
     n_workers = workers or _cores()
     stream = generate_puzzles(ptype, options, count, seed, workers=n_workers,
                               difficulty=difficulty.value if difficulty else None, tries=tries)
@@ -90,28 +96,21 @@ def generate(
                 out.print(ptype.format_line(p, None), markup=False)
             elif output is Output.json:
                 obj = {"puzzle": g.index + 1, "seed": g.seed, "size": size,
-                       "clues": _clue_count(p),
+                       "clues": ptype.clue_count(p),
                        "line": ptype.format_line(p, None),
-                       "givens": ptype.to_json(p, p.data),
+                       "givens": ptype.to_json(p, ptype.as_solution(p)),
                        "solution": ptype.to_json(p, g.solution)}
                 if g.grade is not None:
                     obj["difficulty"] = g.grade
                     obj["tries"] = g.tries
                 out.print(json.dumps(obj), markup=False)
             else:
-                out.print(f"[bold]puzzle {g.index + 1}[/] ({_clue_count(p)} clues, "
+                out.print(f"[bold]puzzle {g.index + 1}[/] ({ptype.clue_count(p)} clues, "
                           f"seed {g.seed})")
                 out.print(ptype.render(p, None))
             advance(g.index + 1)
     if err.is_terminal:
         err.print(f"{count} puzzle(s) in {time.perf_counter() - t0:.2f} s", markup=False)
-
-
-def _clue_count(p) -> int:
-    import numpy as np
-
-    data = p.data
-    return int(np.count_nonzero(data)) if isinstance(data, np.ndarray) else -1
 
 
 def _progress(err, total: int):

@@ -1,22 +1,26 @@
-"""Printing results: a grid, a line or a JSON object per puzzle; progress and summary on stderr."""
+"""Printing results: grids, lines or JSON objects on stdout; progress and summary on stderr.
+
+Line and JSON output are written a block of results at a time (one write per run of
+same-shaped puzzles), so a file of a million puzzles costs what its search costs. Pretty
+output goes through rich, one puzzle at a time, and shares its console with the progress
+bar when both are on the terminal, so the bar never breaks a grid.
+"""
 
 from __future__ import annotations
 
 import json
+import sys
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 from rich.console import Console
 
 from csolve.cli.common import Output
 from csolve.errors import ExitCode
+from csolve.outcome import Result, Status
 from csolve.puzzle import Puzzle, PuzzleType
-from csolve.solver import PuzzleResult, Status
-
-_WORST = {Status.INTERRUPTED: 4, Status.TIMEOUT: 3, Status.NO_SOLUTION: 2}
-_CODE = {Status.INTERRUPTED: ExitCode.INTERRUPTED, Status.TIMEOUT: ExitCode.TIMEOUT,
-         Status.NO_SOLUTION: ExitCode.NO_SOLUTION}
 
 
 class Reporter:
@@ -30,20 +34,31 @@ class Reporter:
         self.out = Console(highlight=False, soft_wrap=True)
         self.err = Console(stderr=True, highlight=False)
         self.statuses: Counter[Status] = Counter()
-        self.streamed = 0
+        self.streamed: Counter[int] = Counter()  # solutions printed per puzzle (--all)
+        self.pictures: list[str] = []  # --output svg: one document per puzzle, written last
+        self._live: Console | None = None  # the console the progress bar is drawn on
+
+    def notice(self, message: str) -> None:
+        """A one-line note on stderr (above the progress bar when one is drawn)."""
+        console = self._live if self._live is not None and self._live is self.err else self.err
+        console.print(f"csolve: {message}", markup=False, highlight=False)
 
     @contextmanager
-    def progress(self) -> Iterator[Callable[[int], None]]:
-        """A progress bar on stderr (terminals only, files with several puzzles)."""
-        if self.total < 2 or not self.err.is_terminal:
+    def progress(self, verb: str = "solving") -> Iterator[Callable[[int], None]]:
+        """A transient progress bar for files of several puzzles, on the terminal only:
+        drawn on stdout's console when stdout is the terminal (so that grids printed
+        through it go above the bar), else on stderr."""
+        console = self.out if self.out.is_terminal else self.err
+        if self.total < 2 or not console.is_terminal:
             yield lambda done: None
             return
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-        with Progress("solving", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                      console=self.err, transient=True) as bar:
-            task = bar.add_task("solve", total=self.total)
+        with Progress(verb, BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=console, transient=True, refresh_per_second=5) as bar:
+            task = bar.add_task(verb, total=self.total)
             shown = [0]
+            self._live = console
 
             def advance(done: int) -> None:
                 # never backwards: a puzzle handed to another engine leaves the count for
@@ -54,67 +69,102 @@ class Reporter:
 
             yield advance
 
-    def solution_printer(self, puzzle: Puzzle) -> Callable[[object], None]:
+    def solution_printer(self) -> Callable[[Puzzle, Any], None]:
         """For --all: print each solution as it is found."""
-        def emit(solution: object) -> None:
-            self.streamed += 1
-            self._print_solution(puzzle, solution, index=self.streamed)
+        def emit(puzzle: Puzzle, solution: Any) -> None:
+            self.streamed[puzzle.index] += 1
+            self._print_solution(puzzle, solution, self.streamed[puzzle.index])
         return emit
 
-    def _print_solution(self, puzzle: Puzzle, solution: object, index: int | None = None) -> None:
+    def _print_solution(self, puzzle: Puzzle, solution: Any, index: int) -> None:
         if self.output is Output.line:
-            self.out.print(self.ptype.format_line(puzzle, solution), markup=False)
+            _write(self.ptype.format_line(puzzle, solution) + "\n")
         elif self.output is Output.json:
-            obj = {"puzzle": puzzle.index + 1, "line": puzzle.line, "solution_index": index,
-                   "solution": self.ptype.to_json(puzzle, solution)}
-            self.out.print(json.dumps(obj), markup=False)
+            _write(json.dumps({"puzzle": puzzle.index + 1, "line": puzzle.line,
+                               "solution_index": index,
+                               "solution": self.ptype.to_json(puzzle, solution)}) + "\n")
+        elif self.output is Output.grid:
+            _write(f"# {puzzle.where} solution {index}\n"
+                   f"{self.ptype.format_grid(puzzle, solution)}\n\n")
+        elif self.output is Output.svg:
+            self.pictures.append(self.ptype.to_svg(puzzle, solution))
         else:
             self.out.print(f"[bold]{puzzle.where}[/] solution {index}")
             self.out.print(self.ptype.render(puzzle, solution))
 
-    def result(self, r: PuzzleResult) -> None:
-        self.statuses[r.status] += 1
-        p = r.puzzle
-        if self.output is Output.json:
-            obj: dict = {"puzzle": p.index + 1, "line": p.line, "status": r.status.value}
-            if self.counting:
-                obj["count"] = r.count
-                obj["exact"] = r.exact
-            if r.solutions and not self.streamed:
-                obj["solution"] = self.ptype.to_json(p, r.solutions[0])
-                if len(r.solutions) > 1:
-                    obj["solutions"] = [self.ptype.to_json(p, s) for s in r.solutions]
-            obj["stats"] = dict(r.stats, seconds=round(r.seconds, 6))
-            if r.engine:
-                obj["engine"] = r.engine
-            if r.took_over_from:
-                obj["took_over_from"] = r.took_over_from
-            if r.workers and len(r.workers) > 1:
-                obj["workers"] = r.workers
-            self.out.print(json.dumps(obj), markup=False)
-        elif self.output is Output.line:
-            if self.counting:
-                self.out.print(f"{r.count}{'' if r.exact else '+'}", markup=False)
-            elif self.streamed:
-                pass
-            elif r.solutions:
-                self.out.print(self.ptype.format_line(p, r.solutions[0]), markup=False)
-            else:
-                self.out.print(f"{self.ptype.format_line(p, None)} # {r.status.value}",
-                               markup=False)
+    def block(self, results: Sequence[Result]) -> None:
+        """Print a run of results (in input order)."""
+        for r in results:
+            self.statuses[r.status] += 1
+        if self.output is Output.line:
+            _write(self._lines(results))
+        elif self.output is Output.json:
+            _write("".join(json.dumps(self._json(r)) + "\n" for r in results))
+        elif self.output is Output.grid:
+            _write("".join(self._grid(r) for r in results))
+        elif self.output is Output.svg:
+            self.pictures.extend(self.ptype.to_svg(r.puzzle, r.solution) for r in results
+                                 if not self.streamed[r.puzzle.index])
         else:
-            self._pretty(r)
+            for r in results:
+                self._pretty(r)
         if self.show_stats:
-            self._stats(r)
+            for r in results:
+                self._stats(r)
 
-    def _pretty(self, r: PuzzleResult) -> None:
+    def _lines(self, results: Sequence[Result]) -> str:
+        if self.counting:
+            return "".join(f"{r.count}{'' if r.exact else '+'}\n" for r in results)
+        if self.streamed:
+            return ""
+        solved = [r for r in results if r.solutions]
+        text = self.ptype.format_line_many([r.puzzle for r in solved],
+                                           [r.solutions[0] for r in solved])
+        if len(solved) == len(results):
+            return "".join(line + "\n" for line in text)
+        lines = iter(text)
+        return "".join(
+            (next(lines) if r.solutions else
+             f"{self.ptype.format_line(r.puzzle, None)} # {r.status.value}") + "\n"
+            for r in results)
+
+    def _json(self, r: Result) -> dict:
+        p = r.puzzle
+        obj: dict = {"puzzle": p.index + 1, "line": p.line, "status": r.status.value}
+        if self.counting:
+            obj["count"] = r.count
+            obj["exact"] = r.exact
+        if r.solutions and not self.streamed[p.index]:
+            obj["solution"] = self.ptype.to_json(p, r.solutions[0])
+            if len(r.solutions) > 1:
+                obj["solutions"] = [self.ptype.to_json(p, s) for s in r.solutions]
+        obj["backend"] = r.backend
+        obj["engine"] = r.engine
+        if r.took_over_from:
+            obj["took_over_from"] = r.took_over_from
+        obj["stats"] = r.stats.as_dict()
+        if len(r.stats.workers) > 1:
+            obj["workers"] = list(r.stats.workers)
+        return obj
+
+    def _grid(self, r: Result) -> str:
+        p = r.puzzle
+        head = f"# {p.where} {r.status.value}"
+        if self.counting:
+            head += f", {r.count}{'' if r.exact else '+'} solutions"
+        body = self.ptype.format_grid(p, r.solution) if not self.counting else \
+            self.ptype.format_grid(p, None)
+        return f"{head}\n{body}\n\n"
+
+    def _pretty(self, r: Result) -> None:
         p = r.puzzle
         head = f"[bold]{p.where}[/] "
         if self.counting:
-            more = "" if r.exact else " (limit reached)"
+            more = "" if r.exact else " (limit reached)" if r.status is not Status.TIMEOUT \
+                else " (timed out)"
             self.out.print(f"{head}{r.count} solution{'s' if r.count != 1 else ''}{more}")
             return
-        if self.streamed:
+        if self.streamed[p.index]:
             self.out.print(f"{head}{r.count} solution{'s' if r.count != 1 else ''} in all")
             return
         status = {Status.SOLVED: "[green]solved[/]", Status.NO_SOLUTION: "[red]no solution[/]",
@@ -122,26 +172,35 @@ class Reporter:
                   Status.INTERRUPTED: "[yellow]interrupted[/]",
                   Status.MULTIPLE: "[yellow]multiple solutions[/]"}[r.status]
         self.out.print(f"{head}{status} in {_fmt_seconds(r.seconds)}")
-        self.out.print(self.ptype.render(p, r.solutions[0] if r.solutions else None))
+        self.out.print(self.ptype.render(p, r.solution))
 
-    def _stats(self, r: PuzzleResult) -> None:
+    def _stats(self, r: Result) -> None:
         from rich.table import Table
 
-        if r.workers and len(r.workers) > 1:
-            keys = [k for k in r.workers[0] if k != "worker"]
+        workers = r.stats.workers
+        if len(workers) > 1:
+            keys = [k for k in workers[0] if k != "worker"]
             table = Table(title=f"{r.puzzle.where} per worker")
             table.add_column("worker")
             for k in keys:
                 table.add_column(k, justify="right")
-            for w in r.workers:
+            for w in workers:
                 table.add_row(str(w.get("worker", "")), *(_fmt(w[k]) for k in keys))
             self.err.print(table)
-        parts = ", ".join(f"{k} {v}" for k, v in r.stats.items())
-        engine = f", engine {r.engine}" if r.engine else ""
+        counters = {k: v for k, v in r.stats.as_dict().items() if k != "seconds"}
+        parts = ", ".join(f"{k} {v}" for k, v in counters.items())
+        engine = f", backend {r.backend}, engine {r.engine}"
         if r.took_over_from:
             engine += f" (took over from {r.took_over_from})"
         self.err.print(f"{r.puzzle.where}: {parts}{engine}, time {_fmt_seconds(r.seconds)}",
                        markup=False)
+
+    def finish(self) -> None:
+        """Write what is written once at the end (the SVG picture of every puzzle)."""
+        if self.output is Output.svg and self.pictures:
+            from csolve.svg import stack
+
+            _write(stack(self.pictures) + "\n")
 
     def summary(self, seconds: float) -> None:
         if self.total < 2:
@@ -153,12 +212,18 @@ class Reporter:
             if s[status]:
                 parts.append(f"{s[status]} {label}")
         rate = self.total / seconds if seconds > 0 else float("inf")
+        shown = f"{rate:,.0f}" if rate >= 10 else f"{rate:.2g}"
         self.err.print(f"{self.total} puzzles: {', '.join(parts)} in {_fmt_seconds(seconds)} "
-                       f"({rate:,.0f} puzzles/s)", markup=False)
+                       f"({shown} puzzles/s)", markup=False)
 
     def exit_code(self) -> ExitCode:
-        worst = max(self.statuses, key=lambda st: _WORST.get(st, 0), default=None)
-        return _CODE.get(worst, ExitCode.OK) if worst is not None else ExitCode.OK
+        worst = max(self.statuses, key=lambda st: st.severity, default=None)
+        return worst.exit_code if worst is not None else ExitCode.OK
+
+
+def _write(text: str) -> None:
+    if text:
+        sys.stdout.write(text)
 
 
 def _fmt(v: object) -> str:
@@ -171,4 +236,3 @@ def _fmt_seconds(s: float) -> str:
     if s < 1:
         return f"{s * 1e3:.1f} ms"
     return f"{s:.2f} s"
-

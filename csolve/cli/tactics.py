@@ -8,8 +8,9 @@ from typing import Annotated
 
 import typer
 
-from csolve.cli.app import EXIT_CODES_HELP, app
+from csolve.cli.app import app, examples
 from csolve.cli.common import FileArg, FormatOpt, Output, PuzzleArg, default_output, load_puzzles
+from csolve.cli.render import EXPLAIN_OUTPUT_HELP, ExplainOutput
 
 _TACTICS = "Tactics, comma-separated, easiest first (see list-tactics); default: all."
 _OUTPUT = "pretty (terminal default), line (pipe default), json (one object per line)."
@@ -30,9 +31,9 @@ def _solution_within(ptype, p, timeout: float | None):
 
     if timeout is None:
         return find_solution(ptype, p)
-    from csolve.solver import SolveOptions, Status, solve_puzzle
+    from csolve.solver import SolveOptions, Status, solve_one
 
-    r = solve_puzzle(ptype, p, SolveOptions(limit=2, timeout=timeout))
+    r = solve_one(ptype, p, SolveOptions(limit=2, timeout=timeout))
     if r.status is Status.TIMEOUT:
         raise _TimedOut
     return r.count, (r.solutions[0] if r.solutions else None)
@@ -60,7 +61,8 @@ def tactics_as_rules(ptype, tactics: tuple[str, ...] | None) -> tuple[str, ...] 
     return tuple(dict.fromkeys(("elimination", *chosen)))
 
 
-@app.command("list-tactics")
+@app.command("list-tactics", epilog=examples("csolve list-tactics sudoku",
+                                              "csolve list-tactics str8ts"))
 def list_tactics_cmd(
     puzzle: PuzzleArg,
 ) -> None:
@@ -68,7 +70,7 @@ def list_tactics_cmd(
     from rich.console import Console
     from rich.table import Table
 
-    from csolve.grading import TACTIC_LEVEL
+    from csolve.grading import level_of
     from csolve.logic import LABELS
     from csolve.puzzle import get_puzzle_type
     from csolve.rules import all_rules
@@ -80,7 +82,7 @@ def list_tactics_cmd(
         table.add_column(col)
     for t in ptype.tactics:
         r = rules.get(t)
-        table.add_row(t, LABELS.get(t, t), TACTIC_LEVEL.get(t, "expert"),
+        table.add_row(t, LABELS.get(t, t), level_of(ptype, t),
                       r.description if r else "")
     Console(soft_wrap=True).print(table)
 
@@ -96,8 +98,11 @@ def _explain_one(ptype, p, tactics, limit=None, timeout=None):
         steps.append(step)
         if deadline is not None and time.monotonic() > deadline:
             raise _TimedOut
-    rating = rate_steps(steps, min(count, 2))
+    rating = rate_steps(steps, min(count, 2), ptype)
     return st, steps, rating, count, solution
+
+
+SEVERAL = "the puzzle has several solutions, so no logic alone can finish it; these steps reach one"
 
 
 def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | None,
@@ -135,6 +140,9 @@ def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | 
             continue
         if out is Output.pretty:
             con.print(f"[bold]{p.where}[/]")
+            if st.skipped:
+                con.print(f"(no step-by-step form for {', '.join(st.skipped)}: what it "
+                          "deduces shows as guesses)", markup=False)
         for i, s in enumerate(steps, 1):
             prefix = f"{i:4d}. " if out is Output.pretty else ""
             style = "[yellow]" if s.tactic == "guess" else ""
@@ -148,30 +156,43 @@ def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | 
         if count == 0:
             why = st.board.broken() or "the search finds no solution"
             con.print(f"no solution: {why}", markup=False)
-        elif out is Output.pretty:
-            more = " (not unique: it has more than one solution)" if count > 1 else ""
-            con.print(f"solved in {rating.steps} steps and {rating.guesses} guesses: "
-                      f"{rating.level}{more}")
-            con.print(ptype.render(p, st.values() if st.board.solved() else solution))
+        elif count > 1:
+            con.print(f"{rating.level}: {SEVERAL} ({rating.steps} steps, {rating.guesses} "
+                      "guesses)", markup=False)
+        if count and out is Output.pretty:
+            if count == 1:
+                con.print(f"solved in {rating.steps} steps and {rating.guesses} guesses: "
+                          f"{rating.level}")
+            con.print(ptype.render(p, ptype.decode(p, st.masks()) if st.board.solved()
+                                   else solution))
     return int(code)
 
 
-@app.command(epilog=EXIT_CODES_HELP)
+@app.command(epilog=examples(
+    "csolve explain sudoku puzzles/sudoku/9x9-hard.txt",
+    "csolve explain sudoku puzzles/sudoku/9x9-hard.txt --tactics naked-pair,x-wing --output json",
+    "csolve explain sudoku puzzles/sudoku/9x9-hard.txt --output html > steps.html",
+    exit_codes=True))
 def explain(
     puzzle: PuzzleArg,
     file: FileArg,
     tactics: TacticsOpt = None,
-    output: StepOutputOpt = None,
+    output: Annotated[ExplainOutput | None, typer.Option(help=EXPLAIN_OUTPUT_HELP)] = None,
     fmt: FormatOpt = None,
     timeout: TimeoutOpt = None,
 ) -> None:
     """Solve step by step in words: tactic, cells, values placed or removed, and why."""
-    code = explain_puzzles(puzzle, file, tactics, output, fmt, timeout=timeout)
+    if output in (ExplainOutput.svg, ExplainOutput.html):
+        from csolve.cli.render import explain_pictures
+
+        raise typer.Exit(explain_pictures(puzzle, file, tactics, output, fmt))
+    code = explain_puzzles(puzzle, file, tactics, output and Output(output.value), fmt,
+                           timeout=timeout)
     if code:
         raise typer.Exit(code)
 
 
-@app.command(epilog=EXIT_CODES_HELP)
+@app.command(epilog=examples("csolve hint sudoku puzzles/sudoku/9x9-hard.txt", exit_codes=True))
 def hint(
     puzzle: PuzzleArg,
     file: FileArg,
@@ -186,7 +207,9 @@ def hint(
         raise typer.Exit(code)
 
 
-@app.command(epilog=EXIT_CODES_HELP)
+@app.command(epilog=examples("csolve rate sudoku puzzles/sudoku/9x9-hard.txt",
+                            "csolve rate sudoku puzzles/sudoku/9x9-hard.txt --output json",
+                            exit_codes=True))
 def rate(
     puzzle: PuzzleArg,
     file: FileArg,
@@ -195,15 +218,17 @@ def rate(
     fmt: FormatOpt = None,
     timeout: TimeoutOpt = None,
 ) -> None:
-    """Grade each puzzle: level (easy, medium, hard, expert, evil), hardest tactic, steps
-    and guesses."""
+    """Grade each puzzle: level, hardest tactic, steps and guesses.
+
+    Levels: easy, medium, hard, expert, evil (a guess was needed), or "not unique" for a
+    puzzle with several solutions."""
     from collections import Counter
 
     from rich.console import Console
     from rich.table import Table
 
     from csolve.errors import ExitCode
-    from csolve.grading import LEVELS, rate_steps
+    from csolve.grading import INVALID, LEVELS, NOT_UNIQUE
 
     ptype, puzzles = load_puzzles(puzzle, file, fmt)
     chosen = parse_tactics(tactics)
@@ -216,7 +241,7 @@ def rate(
     code = ExitCode.OK
     for p in puzzles:
         try:
-            _st, steps, _r, count, _sol = _explain_one(ptype, p, chosen, timeout=timeout)
+            _st, _steps, r, count, _sol = _explain_one(ptype, p, chosen, timeout=timeout)
         except _TimedOut:
             code = ExitCode.TIMEOUT
             if out is Output.json:
@@ -227,7 +252,6 @@ def rate(
             else:
                 table.add_row(p.where, "timeout", "-", "-", "-")
             continue
-        r = rate_steps(steps, min(count, 2))
         if count == 0:
             code = ExitCode.NO_SOLUTION
         levels[r.level] += 1
@@ -235,13 +259,14 @@ def rate(
             con.print(json.dumps({"puzzle": p.index + 1, "line": p.line, **r.to_json()}),
                       markup=False)
         elif out is Output.line:
-            con.print(f"{r.level} {r.hardest or '-'} {r.steps} {r.guesses}", markup=False)
+            level = r.level.replace(" ", "-")  # one field: "not-unique"
+            con.print(f"{level} {r.hardest or '-'} {r.steps} {r.guesses}", markup=False)
         else:
             table.add_row(p.where, r.level, r.hardest or "-", str(r.steps), str(r.guesses))
     if out is Output.pretty:
         con.print(table)
         if len(puzzles) > 1:
-            con.print(", ".join(f"{levels[lv]} {lv}" for lv in (*LEVELS, "invalid")
+            con.print(", ".join(f"{levels[lv]} {lv}" for lv in (*LEVELS, NOT_UNIQUE, INVALID)
                                 if levels[lv]))
     if code:
         raise typer.Exit(int(code))

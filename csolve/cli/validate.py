@@ -6,11 +6,14 @@ from typing import Annotated
 
 import typer
 
-from csolve.cli.app import EXIT_CODES_HELP, app
+from csolve.cli.app import app, examples
 from csolve.cli.common import FileArg, FormatOpt, PuzzleArg
 
 
-@app.command(epilog=EXIT_CODES_HELP)
+@app.command(epilog=examples(
+    "csolve validate sudoku solved.txt",
+    "csolve solve sudoku puzzles.txt > solved.txt && "
+    "csolve validate sudoku solved.txt --against puzzles.txt", exit_codes=True))
 def validate(
     puzzle: PuzzleArg,
     file: FileArg,
@@ -18,8 +21,10 @@ def validate(
         help="Puzzles whose givens each grid must keep (same order as FILE).")] = None,
     fmt: FormatOpt = None,
 ) -> None:
-    """Check each grid: a complete one for every rule (and the givens of --against), a
-    partial one for conflicting givens. Exit 0 when all are valid, 1 otherwise."""
+    """Check each grid against the rules; exit 0 when all are valid, 1 otherwise.
+
+    A complete grid is checked for every rule (and the givens of --against), a partial one
+    for conflicting givens."""
     from rich.console import Console
 
     from csolve.cli.common import load_puzzles

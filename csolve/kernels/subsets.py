@@ -1,9 +1,10 @@
 """Naked and hidden subsets (sizes 2-4) in any all-different group.
 
 Naked subset: k cells of a group whose candidates together hold only k values take those
-values, so they leave the group's other cells (seed 002's twins and all three variants of
-its triplets are the sizes 2 and 3 of this rule). Hidden subset: k values a group must hold
-that fit in only k of its cells fill those cells, so the cells lose every other value.
+values, so they leave the group's other cells (the twins and all three variants of the
+triplets in Tarhini 2011 are the sizes 2 and 3 of this rule). Hidden subset: k values a
+group must hold that fit in only k of its cells fill those cells, so the cells lose every
+other value.
 Kernels follow :mod:`csolve.kernels.alldiff`: no allocation, cells narrowed only by
 :func:`narrow`, scratch space from the workspace.
 """
@@ -202,7 +203,7 @@ def naked_pair(cand, m, ws):
 
 @kernel
 def naked_triple(cand, m, ws):
-    """Triplets (all three variants of seed 002): three cells holding three values."""
+    """Triplets (all three variants of Tarhini 2011): three cells holding three values."""
     return naked_subsets(cand, m, ws, 3)
 
 

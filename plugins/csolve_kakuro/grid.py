@@ -197,3 +197,19 @@ def format_line(g: KakuroGrid, grid: np.ndarray) -> str:
     """The puzzle (or a solution) as one line: rows separated by `` / ``."""
     return " / ".join(" ".join(token(g, r, c, int(grid[r, c])) for c in range(g.cols))
                       for r in range(g.rows))
+
+
+def format_grid(g: KakuroGrid, grid: np.ndarray) -> str:
+    """The puzzle (or a solution) as aligned rows of tokens: ``-`` black, ``D\\R`` clues,
+    ``.`` empty white cells, digits; :func:`parse` reads it back."""
+    def tok(r: int, c: int) -> str:
+        if g.kind[r, c] == CLUE:
+            d, rt = int(g.down[r, c]), int(g.right[r, c])
+            return f"{d if d else ''}\\{rt if rt else ''}"
+        if g.kind[r, c] == WHITE:
+            return str(int(grid[r, c])) if grid[r, c] else "."
+        return "-"
+
+    rows = [[tok(r, c) for c in range(g.cols)] for r in range(g.rows)]
+    width = max(len(t) for row in rows for t in row)
+    return "\n".join(" ".join(t.rjust(width) for t in row).rstrip() for row in rows)

@@ -16,6 +16,7 @@ import numpy as np
 from csolve.errors import PuzzleInputError
 from csolve.model import Model, ModelBuilder
 from csolve.puzzle import Puzzle, PuzzleType
+from csolve.rowgrid import in_format
 
 from . import grid as kgrid
 from .grid import WHITE, KakuroGrid
@@ -46,10 +47,12 @@ class Kakuro(PuzzleType):
     description = "Kakuro: runs of white cells hold distinct digits 1-9 adding up to their clue"
     formats = ("text", "json")
     default_rules = DEFAULT_RULES
+    constraint_rules = ("kakuro-sum",)
 
     def parse(self, text: str, source: str, fmt: str | None = None) -> list[Puzzle]:
         return [Puzzle(self.name, source, line, i, g, meta["format"], meta)
-                for i, (line, g, meta) in enumerate(kgrid.parse(text, source))]
+                for i, (line, g, meta) in enumerate(
+                    in_format(kgrid.parse(text, source), fmt, source))]
 
     def check(self, puzzle: Puzzle) -> None:
         from .rules import combo_tables
@@ -113,6 +116,16 @@ class Kakuro(PuzzleType):
         g: KakuroGrid = puzzle.data
         return kgrid.format_line(g, g.values if solution is None else solution)
 
+    def format_grid(self, puzzle: Puzzle, solution: np.ndarray | None) -> str:
+        g: KakuroGrid = puzzle.data
+        return kgrid.format_grid(g, g.values if solution is None else solution)
+
+    def to_svg(self, puzzle: Puzzle, solution: np.ndarray | None, step=None, *,
+               candidates=None, placed=None) -> str:
+        from .pictures import kakuro_svg
+
+        return kakuro_svg(puzzle, solution, step, candidates, placed)
+
     def to_json(self, puzzle: Puzzle, solution: np.ndarray) -> list[list[int]]:
         return solution.tolist()
 
@@ -128,3 +141,40 @@ class Kakuro(PuzzleType):
     def as_solution(self, puzzle: Puzzle) -> np.ndarray:
         g: KakuroGrid = puzzle.data
         return np.where(g.kind == WHITE, g.values, 0)
+
+    # --- explanations and grading (docs/tactics.md) ---------------------------------------
+    #: all-different tactics that work on runs (no run must hold given values, so hidden
+    #: subsets and fish never apply), with the sum rule second
+    tactics = ("elimination", "kakuro-sum", "naked-pair", "naked-triple", "naked-quad")
+    #: the sum rule's own steps are easy or medium (steps.py); subsets in a run are harder
+    tactic_levels = {"kakuro-sum": "medium", "naked-pair": "hard", "naked-triple": "expert",
+                     "naked-quad": "expert"}
+
+    def cell_values(self, puzzle: Puzzle, solution: np.ndarray) -> list[int]:
+        return [int(solution[rc]) for rc in puzzle.data.whites]
+
+    def cell_name(self, puzzle: Puzzle, cell: int) -> str:
+        r, c = puzzle.data.whites[cell]
+        return f"r{r + 1}c{c + 1}"
+
+    def group_name(self, puzzle: Puzzle, group: int) -> str:
+        # one group per run, in the grid's order of runs (see _model)
+        cells = puzzle.data.runs[group].cells
+        (r0, c0), (r1, c1) = cells[0], cells[-1]
+        end = f"-r{r1 + 1}c{c1 + 1}" if len(cells) > 1 else ""
+        return f"run r{r0 + 1}c{c0 + 1}{end}"
+
+    def step_finders(self) -> dict:
+        from .steps import kakuro_sum
+
+        return {"kakuro-sum": kakuro_sum}
+
+    def generate(self, options, rng, ctrl=None):
+        from .generate import generate
+
+        return generate(options, rng, ctrl)
+
+    def clue_count(self, puzzle: Puzzle) -> int:
+        """Given digits (the sums are the layout's own clues)."""
+        g: KakuroGrid = puzzle.data
+        return sum(1 for rc in g.whites if g.values[rc])

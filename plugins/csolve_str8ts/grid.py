@@ -176,3 +176,20 @@ def format_line(g: Str8tsGrid, grid: np.ndarray) -> str:
             else:
                 out.append(str(v) if v else ".")
     return "".join(out)
+
+
+def format_grid(g: Str8tsGrid, grid: np.ndarray) -> str:
+    """The puzzle (or a solution) as n rows of tokens: ``.`` empty, digits, ``#`` black,
+    ``#N`` a black cell holding N; :func:`parse` reads it back."""
+    rows = []
+    for r in range(g.n):
+        toks = []
+        for c in range(g.n):
+            if g.kind[r, c] == BLACK:
+                v = int(g.values[r, c])
+                toks.append(f"#{v}" if v else "#")
+            else:
+                v = int(grid[r, c])
+                toks.append(str(v) if v else ".")
+        rows.append(" ".join(t.rjust(2) for t in toks).rstrip())
+    return "\n".join(rows)

@@ -16,6 +16,7 @@ import numpy as np
 from csolve.errors import PuzzleInputError
 from csolve.model import Model, ModelBuilder
 from csolve.puzzle import Puzzle, PuzzleType
+from csolve.rowgrid import in_format
 
 from . import grid as sgrid
 from .grid import BLACK, WHITE, Str8tsGrid
@@ -69,10 +70,12 @@ class Str8ts(PuzzleType):
                    "cells holds consecutive digits")
     formats = ("text", "json")
     default_rules = DEFAULT_RULES
+    constraint_rules = ("str8ts-straight",)
 
     def parse(self, text: str, source: str, fmt: str | None = None) -> list[Puzzle]:
         return [Puzzle(self.name, source, line, i, g, meta["format"], meta)
-                for i, (line, g, meta) in enumerate(sgrid.parse(text, source))]
+                for i, (line, g, meta) in enumerate(
+                    in_format(sgrid.parse(text, source), fmt, source))]
 
     def check(self, puzzle: Puzzle) -> None:
         g: Str8tsGrid = puzzle.data
@@ -128,6 +131,18 @@ class Str8ts(PuzzleType):
         return sgrid.format_line(g, np.where(g.kind == WHITE, g.values, 0)
                                  if solution is None else solution)
 
+    def format_grid(self, puzzle: Puzzle, solution: np.ndarray | None) -> str:
+        g: Str8tsGrid = puzzle.data
+        return sgrid.format_grid(g, np.where(g.kind == WHITE, g.values, 0)
+                                 if solution is None else solution)
+
+    def to_svg(self, puzzle: Puzzle, solution: np.ndarray | None, step=None, *,
+               candidates=None, placed=None) -> str:
+        from .pictures import str8ts_svg
+
+        model = self.model(puzzle) if step is not None else None
+        return str8ts_svg(puzzle, solution, step, candidates, placed, model)
+
     def to_json(self, puzzle: Puzzle, solution: np.ndarray) -> list[list[int]]:
         return solution.tolist()
 
@@ -142,3 +157,43 @@ class Str8ts(PuzzleType):
 
     def as_solution(self, puzzle: Puzzle) -> np.ndarray:
         return puzzle.data.values.copy()
+
+    # --- explanations and grading (docs/tactics.md) ---------------------------------------
+    #: all-different tactics that work on rows and columns (which need not hold every value,
+    #: so hidden subsets and fish never apply), with the straight rule second
+    tactics = ("elimination", "str8ts-straight", "naked-pair", "naked-triple", "naked-quad")
+    #: the straight rule's own steps are easy (ranges) or medium (sure values; steps.py)
+    tactic_levels = {"str8ts-straight": "medium", "naked-pair": "hard",
+                     "naked-triple": "expert", "naked-quad": "expert"}
+
+    def cell_values(self, puzzle: Puzzle, solution: np.ndarray) -> list[int]:
+        return [int(solution[rc]) for rc in puzzle.data.cells()]
+
+    def cell_name(self, puzzle: Puzzle, cell: int) -> str:
+        r, c = puzzle.data.cells()[cell]
+        return f"r{r + 1}c{c + 1}"
+
+    def group_name(self, puzzle: Puzzle, group: int) -> str:
+        # rows, then columns, then compartments of two or more cells (see _model)
+        g: Str8tsGrid = puzzle.data
+        if group < 2 * g.n:
+            return f"{('row', 'column')[group // g.n]} {group % g.n + 1}"
+        runs = [run for _name, _i, run in g.compartments() if len(run) > 1]
+        run = runs[group - 2 * g.n]
+        (r0, c0), (r1, c1) = run[0], run[-1]
+        return f"compartment r{r0 + 1}c{c0 + 1}-r{r1 + 1}c{c1 + 1}"
+
+    def step_finders(self) -> dict:
+        from .steps import straight
+
+        return {"str8ts-straight": straight}
+
+    def generate(self, options, rng, ctrl=None):
+        from .generate import generate
+
+        return generate(options, rng, ctrl)
+
+    def clue_count(self, puzzle: Puzzle) -> int:
+        """Given digits in white cells (black cells' digits are part of the layout)."""
+        g: Str8tsGrid = puzzle.data
+        return int(((g.kind == WHITE) & (g.values > 0)).sum())

@@ -1,18 +1,27 @@
 """Reading and writing Sudoku text, with the format and alphabet detected per file.
 
-Formats:
+Formats (docs/formats.md has examples of each):
 - ``line``: one puzzle per line, n² symbols. 9x9: ``1-9``, blank ``.`` or ``0``. 16x16: hex
-  ``0-9a-f`` (``0`` is a value, ``.`` blank, as in seed 001) or ``1-9A-G`` (``.``/``0`` blank).
-  25x25: letters ``A-Y`` or ``1-9A-P``. Up to 35x35 with ``1-9A-Z``.
+  ``0-9a-f`` (``0`` is a value, ``.`` blank) or ``1-9A-G`` (``.``/``0`` blank). 25x25:
+  letters ``A-Y`` or ``1-9A-P``. Up to 35x35 with ``1-9A-Z``. Other fields may follow the
+  puzzle on its line (a rating, a comment, tab-separated columns): they are kept as
+  ``meta["comment"]``.
 - ``numbers``: whitespace-separated integers, ``0`` blank: n² on one line (one puzzle per
   line), or an n-line grid (puzzles separated by blank lines). Any size.
-- ``grid``: n lines of n symbols (``.`` blank), spaces and ``|``/``-``/``+`` rulings ignored;
-  puzzles separated by blank lines.
+- ``grid``: n rows of n symbols (``.`` or ``0`` blank), or of n whitespace-separated numbers
+  (``.`` blank; what csolve writes for 25x25 and larger). Spaces, rulings (``|``, ``-``,
+  ``+``, ``*``, ``=``) and box-drawing characters are ignored, so Simple Sudoku / HoDoKu
+  frames (``*-----------*``) and csolve's own pretty output read back. Puzzles follow one
+  another or are separated by blank lines.
+- ``sdk``: SudoCue / SadMan files: ``#A`` author, ``#D`` description, ``#C`` comment, ``#B``
+  date, ``#S`` source, ``#L`` level, ``#U`` URL lines (kept in ``meta``), then the grid; in
+  SadMan's sections only ``[Puzzle]`` is read.
 Lines starting with ``#`` are comments.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from math import isqrt
 
@@ -21,13 +30,23 @@ import numpy as np
 from csolve.errors import PuzzleInputError
 from csolve.inputs import is_number, is_signed_number
 
-from .grid import SIZES
+from .grid import SIZES, box_side
 
-FORMATS = ("line", "numbers", "grid")
+FORMATS = ("line", "numbers", "grid", "sdk")
 DIGITS_FIRST = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 HEX = "0123456789ABCDEF"
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXY"
 RULINGS = str.maketrans("", "", " \t|+-")
+#: characters a grid row may hold besides its symbols: spaces, rulings, frames, box drawing
+IGNORED = frozenset(" \t|+-*=") | frozenset(chr(c) for c in range(0x2500, 0x2580))
+_BOX = re.compile("[\u2500-\u257f]")
+_RULING_LINE = re.compile("^[-=+*|:'\\s\u2500-\u257f]*[-=\u2500\u2501][-=+*|:'\\s\u2500-\u257f]*$")
+_SECTION = re.compile(r"^\s*\[([A-Za-z]+)\]\s*$")
+#: SudoCue's metadata lines: ``#`` and one capital letter, then the value
+SDK_FIELDS = {"A": "author", "D": "description", "C": "comment", "B": "date",
+              "S": "source", "L": "level", "U": "url"}
+_SDK_META = re.compile(r"^#([ADCBSLU])(\S.*)$")
+_FIELD = re.compile(r"[^\s;#]+")
 
 
 @dataclass(frozen=True)
@@ -51,7 +70,7 @@ class Alphabet:
 def _alphabet(n: int, sample: str) -> Alphabet:
     s = sample.upper()
     if n == 16 and "G" not in s and "." in s and "0" in s:
-        return Alphabet("hex", HEX, ".")  # seed 001: 0-f values, '.' blank
+        return Alphabet("hex", HEX, ".")  # hexadecimal: 0-f values, '.' blank
     if n == 25 and not any(ch in s for ch in "123456789"):
         return Alphabet("letters", LETTERS, ".0")
     if n > len(DIGITS_FIRST):
@@ -81,29 +100,78 @@ def _size_of_cells(count: int) -> int | None:
     return n if n * n == count and n in SIZES else None
 
 
-def detect(lines: list[tuple[int, str]]) -> str:
+def is_ruling(line: str) -> bool:
+    """A frame or ruling line of a drawn grid (``*-----*``, ``|---+---|``, ``┣━━━╋``)."""
+    return bool(_RULING_LINE.match(line))
+
+
+def puzzle_field(line: str) -> tuple[int, str, str]:
+    """(offset, text, rest) of the puzzle on a ``line``-format line: the whole line, or the
+    first field of n² symbols when other fields (a rating, a comment) follow it."""
+    if _size_of_cells(len(line.translate(RULINGS))) is not None:
+        return 0, line, ""
+    for m in _FIELD.finditer(line):
+        if _size_of_cells(len(m.group().translate(RULINGS))) is not None:
+            rest = (line[:m.start()] + " " + line[m.end():]).strip()
+            return m.start(), m.group(), rest
+    return 0, line, ""
+
+
+def _number_tokens(line: str) -> list[tuple[int, str]] | None:
+    """(column, token) of a row of whitespace-separated numbers (``.`` blank) between
+    rulings, or None when the row is something else."""
+    cleaned = "".join(" " if ch in IGNORED and ch != "-" else ch for ch in line)
+    toks = [(m.start() + 1, m.group()) for m in re.finditer(r"\S+", cleaned)
+            if m.group().strip("-")]  # a lone '-' is a ruling; '-3' is no number here
+    if toks and all(tok == "." or tok.isdigit() for _, tok in toks):
+        return toks
+    return None
+
+
+def detect(lines: list[tuple[int, str]], text: str = "") -> str:
     """The format of a file from its first non-comment lines.
 
     A line of n² symbols is the ``line`` format, except that 16 symbols may also be the first
     row of a 16x16 ``grid``: that reading wins when 16 such lines follow one another.
     """
-    _, first = lines[0]
+    if any(_BOX.search(line) for _, line in lines[:200]):
+        return "grid"  # csolve's pretty output
+    if any(_SECTION.match(raw) for raw in text.splitlines()[:50]):
+        return "sdk"
+    fmt = _detect_plain(lines)
+    if fmt == "grid" and any(_SDK_META.match(raw) for raw in text.splitlines()[:50]):
+        return "sdk"
+    return fmt
+
+
+def _detect_plain(lines: list[tuple[int, str]]) -> str:
+    rows = [(no, line) for no, line in lines if not is_ruling(line)]
+    if not rows or is_ruling(lines[0][1]):
+        return "grid"  # a frame first: a drawn grid
+    first = rows[0][1]
     tokens = first.split()
-    if len(tokens) > 1 and all(is_signed_number(t) for t in tokens):  # '-1' too: refused
+    if len(tokens) > 1 and all(is_signed_number(t) for t in tokens) and not (  # '-1': refused
+            len(tokens) < 4 and _size_of_cells(len(tokens[0]))):  # not "<81 digits> <rating>"
         return "numbers"
-    s = first.translate(RULINGS)
+    toks = _number_tokens(first)
+    if toks and len(toks) in SIZES and any(len(tok) > 1 for _, tok in toks):
+        return "grid"  # a row of numbers with '.' blanks (csolve's grid for 25x25 and up)
+    _, field, _ = puzzle_field(first)
+    s = field.translate(RULINGS)
     n = _size_of_cells(len(s))
     if n is None:
-        return "grid" if len(s) in SIZES else "line"  # a grid's row, or a line of bad length
+        return "grid" if len(first.translate(RULINGS)) in SIZES else "line"
     if len(s) == 16:
         run = 0
-        prev = lines[0][0] - 1
-        for no, line in lines:
-            if no != prev + 1 or len(line.translate(RULINGS)) != 16:
+        prev = rows[0][0] - 1
+        ruled = {no for no, line in lines if is_ruling(line)}
+        for no, line in rows:
+            if any(k not in ruled for k in range(prev + 1, no)) or \
+                    len(line.translate(RULINGS)) != 16:
                 break
             run += 1
             prev = no
-        if run >= 16 and not all(ch in "1234.0" for _, ln in lines[:16] for ch in ln):
+        if run >= 16 and not all(ch in "1234.0" for _, ln in rows[:16] for ch in ln):
             return "grid"
     return "line"
 
@@ -142,19 +210,22 @@ def parse(text: str, source: str, fmt: str | None = None) -> list[tuple[int, np.
     lines = content_lines(text)
     if not lines:
         raise PuzzleInputError(source, None, None, "no puzzle found (the input is empty)")
-    fmt = fmt or detect(lines)
+    fmt = fmt or detect(lines, text)
     if fmt == "line":
         return [_parse_line(source, no, line) for no, line in lines]
     if fmt == "numbers":
         return _parse_numbers(source, text)
     if fmt == "grid":
-        return [_parse_grid(source, block) for block in blocks(text)]
+        return _parse_grid_text(source, text)
+    if fmt == "sdk":
+        return _parse_sdk(source, text)
     raise PuzzleInputError(source, None, None,
                            f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
 
 
 def _parse_line(source: str, no: int, line: str) -> tuple[int, np.ndarray, dict]:
-    s = line.translate(RULINGS)
+    offset, field, rest = puzzle_field(line)
+    s = field.translate(RULINGS)
     n = _size_of_cells(len(s))
     if n is None:
         raise PuzzleInputError(source, no, None,
@@ -164,13 +235,16 @@ def _parse_line(source: str, no: int, line: str) -> tuple[int, np.ndarray, dict]
         raise PuzzleInputError(source, no, None,
                                f"{n}x{n} puzzles need the 'numbers' format")
     alpha = _alphabet(n, s)
-    if len(s) == len(line):  # no rulings: translate every symbol at once
-        codes = _lookup(alpha)[np.frombuffer(line.encode("latin-1", "replace"), np.uint8)]
+    meta = {"n": n, "format": "line", "alphabet": alpha}
+    if rest:
+        meta["comment"] = rest
+    if len(s) == len(field) and field.isascii():  # no rulings: translate every symbol at once
+        codes = _lookup(alpha)[np.frombuffer(field.encode("ascii"), np.uint8)]
         if (codes >= 0).all() and (codes <= n).all():
-            return no, codes.astype(np.int64), {"n": n, "format": "line", "alphabet": alpha}
+            return no, codes.astype(np.int64), meta
     grid = np.zeros(n * n, dtype=np.int64)
     cell = 0
-    for col, ch in enumerate(line, 1):
+    for col, ch in enumerate(field, offset + 1):
         if ch in " \t|+-":
             continue
         v = alpha.value(ch)
@@ -181,7 +255,7 @@ def _parse_line(source: str, no: int, line: str) -> tuple[int, np.ndarray, dict]
                                    f"{' or '.join(repr(b) for b in alpha.blanks)})")
         grid[cell] = v
         cell += 1
-    return no, grid, {"n": n, "format": "line", "alphabet": alpha}
+    return no, grid, meta
 
 
 def _parse_numbers(source: str, text: str) -> list[tuple[int, np.ndarray, dict]]:
@@ -190,8 +264,11 @@ def _parse_numbers(source: str, text: str) -> list[tuple[int, np.ndarray, dict]]
         first_tokens = block[0][1].split()
         n_line = _size_of_cells(len(first_tokens))
         biggest = max((int(t) for _, ln in block for t in ln.split() if is_number(t)), default=0)
-        if n_line is not None and biggest <= n_line:
-            groups = [[entry] for entry in block]  # one puzzle per line
+        width = len(first_tokens)
+        square = len(block) == width and all(len(ln.split()) == width for _, ln in block)
+        if n_line is not None and biggest <= n_line and not (square and width in SIZES):
+            # one puzzle per line; n lines of n numbers read as one n x n grid instead
+            groups = [[entry] for entry in block]
         else:
             groups = [block]
         for group in groups:
@@ -221,29 +298,109 @@ def _parse_numbers(source: str, text: str) -> list[tuple[int, np.ndarray, dict]]
     return out
 
 
-def _parse_grid(source: str, block: list[tuple[int, str]]) -> tuple[int, np.ndarray, dict]:
-    rows = [(no, line) for no, line in block if line.translate(RULINGS)]
-    n = len(rows)
-    if n not in SIZES:
-        raise PuzzleInputError(source, block[0][0], None,
-                               f"a grid of {n} rows; a puzzle needs n rows, n in 4, 9, 16, 25, ...")
-    if n > len(DIGITS_FIRST):
-        raise PuzzleInputError(source, block[0][0], None,
-                               f"{n}x{n} puzzles need the 'numbers' format")
-    alpha = _alphabet(n, "".join(line for _, line in rows))
+def _grid_rows(block: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The rows of a block of a drawn grid: rulings and frames dropped; in csolve's pretty
+    output (box drawing), the lines between the grids (headers, timings) too."""
+    if any(_BOX.search(line) for _, line in block):
+        block = [(no, line) for no, line in block if _BOX.search(line)]
+    return [(no, line) for no, line in block
+            if not is_ruling(line) and any(ch not in IGNORED for ch in line)]
+
+
+def _parse_grid_text(source: str, text: str, fmt: str = "grid"
+                     ) -> list[tuple[int, np.ndarray, dict]]:
+    out = []
+    for block in blocks(text):
+        out += _parse_grid_block(source, _grid_rows(block), fmt)
+    return out
+
+
+def _parse_grid_block(source: str, rows: list[tuple[int, str]], fmt: str
+                      ) -> list[tuple[int, np.ndarray, dict]]:
+    """The puzzles in one block of rows, one after another: each takes as many rows as its
+    first row has symbols."""
+    out = []
+    i = 0
+    while i < len(rows):
+        first = rows[i][1]
+        toks = _number_tokens(first)
+        n = len([ch for ch in first if ch not in IGNORED])
+        if toks and len(toks) in SIZES and (len(toks) > len(DIGITS_FIRST)
+                                            or any(len(tok) > 1 for _, tok in toks)):
+            n = len(toks)
+        elif n not in SIZES:
+            n = len(rows) - i  # the row is bad: the block's rows say the size, if anything
+        if n not in SIZES:
+            raise PuzzleInputError(source, rows[i][0], None,
+                                   f"a grid of {len(rows) - i} rows; a puzzle needs n rows, "
+                                   "n in 4, 9, 16, 25, ...")
+        chunk = rows[i:i + n]
+        if len(chunk) < n:
+            raise PuzzleInputError(source, chunk[-1][0], len(chunk[-1][1]) + 1,
+                                   f"the grid ends after {len(chunk)} rows; a {n}x{n} "
+                                   f"puzzle needs {n}")
+        tokens = [_number_tokens(line) for _, line in chunk]
+        numeric = all(t is not None and len(t) == n for t in tokens) and (
+            n > len(DIGITS_FIRST) or any(len(tok) > 1 for t in tokens for _, tok in t))
+        if numeric:
+            symbols = tokens
+        else:
+            symbols = [[(col, ch) for col, ch in enumerate(line, 1) if ch not in IGNORED]
+                       for _, line in chunk]
+            if n > len(DIGITS_FIRST):
+                raise PuzzleInputError(source, chunk[0][0], None,
+                                       f"{n}x{n} puzzles need numbers separated by spaces")
+        out.append(_grid_puzzle(source, chunk, symbols, n, numeric, fmt))
+        i += n
+    return out
+
+
+def _grid_puzzle(source: str, rows: list[tuple[int, str]], symbols: list[list[tuple[int, str]]],
+                 n: int, numeric: bool, fmt: str) -> tuple[int, np.ndarray, dict]:
+    alpha = None if numeric else _alphabet(n, "".join(ch for row in symbols for _, ch in row))
     grid = np.zeros(n * n, dtype=np.int64)
-    for r, (no, line) in enumerate(rows):
-        symbols = [(col, ch) for col, ch in enumerate(line, 1) if ch not in " \t|+-"]
-        if len(symbols) != n:
-            raise PuzzleInputError(source, no, None,
-                                   f"row {r + 1} holds {len(symbols)} symbols, expected {n}")
-        for c, (col, ch) in enumerate(symbols):
-            v = alpha.value(ch)
-            if v is None or v > n:
-                raise PuzzleInputError(source, no, col,
-                                       f"unknown symbol {ch!r} for a {n}x{n} puzzle")
+    for r, ((no, line), row) in enumerate(zip(rows, symbols, strict=True)):
+        if len(row) != n:
+            col = row[n][0] if len(row) > n else len(line) + 1
+            raise PuzzleInputError(source, no, col,
+                                   f"row {r + 1} holds {len(row)} symbols, expected {n}")
+        for c, (col, sym) in enumerate(row):
+            if alpha is None:
+                v = 0 if sym == "." else int(sym)
+                if v > n:
+                    raise PuzzleInputError(source, no, col,
+                                           f"value {v} is out of range 0..{n}")
+            else:
+                v = alpha.value(sym)
+                if v is None or v > n:
+                    raise PuzzleInputError(source, no, col,
+                                           f"unknown symbol {sym!r} for a {n}x{n} puzzle")
             grid[r * n + c] = v
-    return rows[0][0], grid, {"n": n, "format": "grid", "alphabet": alpha}
+    return rows[0][0], grid, {"n": n, "format": fmt, "alphabet": alpha}
+
+
+def _parse_sdk(source: str, text: str) -> list[tuple[int, np.ndarray, dict]]:
+    """SudoCue / SadMan files: metadata lines, and the grid (of the ``[Puzzle]`` section
+    when the file has sections; ``[State]`` and the others are skipped)."""
+    meta: dict[str, str] = {}
+    kept: list[str] = []
+    sectioned = any(_SECTION.match(raw) for raw in text.splitlines())
+    section = None
+    for raw in text.splitlines():
+        m = _SDK_META.match(raw.strip())
+        head = _SECTION.match(raw)
+        if m:
+            meta[SDK_FIELDS[m.group(1)]] = m.group(2).strip()
+        if head:
+            section = head.group(1).lower()
+        keep = not head and not m and (not sectioned or section == "puzzle")
+        kept.append(raw if keep else "")  # blank lines keep the line numbers
+    out = _parse_grid_text(source, "\n".join(kept), "sdk")
+    if not out:
+        raise PuzzleInputError(source, None, None, "no puzzle found (no grid in the file)")
+    for _, _, m in out:
+        m.update(meta)
+    return out
 
 
 def format_line(grid: np.ndarray, meta: dict) -> str:
@@ -265,3 +422,28 @@ def default_alphabet(n: int) -> Alphabet | None:
     if n == 16:
         return Alphabet("digits", DIGITS_FIRST[:16], "0.")
     return Alphabet("digits", DIGITS_FIRST[:n], ".0")
+
+
+def format_grid(grid: np.ndarray, n: int) -> str:
+    """An n×n grid as rows of symbols, ``|`` between boxes and a ruling between bands (the
+    ``grid`` format reads it back). Up to 16x16 one symbol per cell (``1-9A-G``), from 25x25
+    on right-aligned numbers; ``.`` is a blank."""
+    k = box_side(n)
+    width = 1 if n <= 16 else len(str(n))
+
+    def sym(v: int) -> str:
+        if v == 0:
+            return ".".rjust(width)
+        return DIGITS_FIRST[v - 1] if width == 1 else str(v).rjust(width)
+
+    rows = []
+    for r in range(n):
+        cells = [sym(int(grid[r * n + c])) for c in range(n)]
+        rows.append(" | ".join(" ".join(cells[b * k:(b + 1) * k]) for b in range(k)))
+    ruling = "".join("+" if ch == "|" else "-" for ch in rows[0])
+    out = []
+    for r, row in enumerate(rows):
+        if r and r % k == 0:
+            out.append(ruling)
+        out.append(row)
+    return "\n".join(out)

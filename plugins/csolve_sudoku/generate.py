@@ -1,4 +1,4 @@
-"""Generating Sudoku: random solved grids of any size n = k², then clue removal.
+"""Generating Sudoku: random solved grids of any size and box shape, then clue removal.
 
 A solved grid comes from a randomized search (a random first row and n random cells,
 completed by the solver), shuffled by a random validity-preserving transformation; the
@@ -20,7 +20,7 @@ from csolve.generate import (
 from csolve.puzzle import Puzzle
 
 from . import formats
-from .grid import SIZES, box_side
+from .grid import SIZES, Box, check_box, parse_box
 from .transform import random_transform
 
 GENERATE_RULES = ("elimination", "hidden-single")
@@ -50,18 +50,30 @@ def values_of(masks: np.ndarray) -> np.ndarray:
 
 
 def solved_grid(n: int, rng: np.random.Generator, rules: tuple[str, ...] | None = None,
-                ctrl: np.ndarray | None = None) -> np.ndarray:
+                ctrl: np.ndarray | None = None, box: Box | None = None) -> np.ndarray:
     """A random solved n×n grid (flat, values 1..n) from a randomized search."""
     from .plugin import sudoku_model
 
-    box_side(n)
-    model = sudoku_model(n, tuple(rules or default_rules(n)))
+    box = check_box(n, box)
+    model = sudoku_model(n, tuple(rules or default_rules(n)), "", box)
     fixed = model.init.copy()
     fixed[:n] = masks_of(rng.permutation(n) + 1)  # any first row can be completed
     sol = random_solution(model, rng, fixed=fixed, extra=n, ctrl=ctrl,
                           max_nodes=20_000 + 50 * n * n)
     grid = values_of(sol).reshape(n, n)
-    return random_transform(grid, rng).reshape(-1)
+    return random_transform(grid, rng, box).reshape(-1)
+
+
+def generate_box(options: GenerateOptions) -> Box:
+    """The box shape asked for (``options.box``, default: the size's own), checked."""
+    n = options.size
+    if n not in SIZES:
+        raise GenerationError(f"Sudoku size must be one of {', '.join(map(str, SIZES))}, "
+                              f"got {n}")
+    try:
+        return check_box(n, parse_box(options.box) if options.box else None)
+    except ValueError as e:
+        raise GenerationError(str(e)) from None
 
 
 def generate(options: GenerateOptions, rng: np.random.Generator,
@@ -70,16 +82,14 @@ def generate(options: GenerateOptions, rng: np.random.Generator,
     from .plugin import _engine, sudoku_model
 
     n = options.size
-    if n not in SIZES:
-        raise GenerationError(f"Sudoku size must be one of {', '.join(map(str, SIZES))}, "
-                              f"got {n}")
+    box = generate_box(options)
     rules = tuple(options.rules or default_rules(n))
-    grid = solved_grid(n, rng, rules, ctrl)
-    model = sudoku_model(n, rules, _engine(n, options.rules))  # uniqueness checks
+    grid = solved_grid(n, rng, rules, ctrl, box)
+    model = sudoku_model(n, rules, _engine(n, options.rules), box)  # uniqueness checks
     groups = symmetry_groups(n, n, options.symmetry)
     order = [groups[i] for i in rng.permutation(len(groups))]
     clue = reduce_clues(model, masks_of(grid), order, options.clues, ctrl=ctrl)
     givens = np.where(clue, grid, 0)
     meta = {"n": n, "format": "line" if n <= len(formats.DIGITS_FIRST) else "numbers",
-            "alphabet": formats.default_alphabet(n)}
+            "alphabet": formats.default_alphabet(n), "box": box}
     return Puzzle("sudoku", "<generated>", 0, 0, givens, meta["format"], meta), grid

@@ -1,4 +1,9 @@
-"""Sudoku geometry: rows, columns and boxes of an n×n grid (n = k²)."""
+"""Sudoku geometry: rows, columns and boxes of an n×n grid.
+
+Boxes are ``r`` rows by ``c`` columns with ``r * c = n``: square (3×3 in a 9x9) or rectangular
+(2×3 in a 6x6, 3×4 in a 12x12). A size's default shape is its most square factorisation with
+``r <= c``; another one (a 6x6 with 3×2 boxes) is asked for by name.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +12,49 @@ from math import isqrt
 
 import numpy as np
 
-SIZES = tuple(k * k for k in range(2, 9))  # 4, 9, ..., 64
+Box = tuple[int, int]  # (rows, columns) of one box
+
+MAX_SIZE = 64  # a candidate set is one uint64
+
+
+def box_shapes(n: int) -> list[Box]:
+    """Every box shape (r, c) with r * c = n and both sides at least 2."""
+    return [(r, n // r) for r in range(2, n // 2 + 1) if n % r == 0]
+
+
+#: sizes with a box shape: 4, 6, 8, 9, 10, 12, ..., 64 (primes have none)
+SIZES = tuple(n for n in range(4, MAX_SIZE + 1) if box_shapes(n))
+
+
+@cache
+def default_box(n: int) -> Box:
+    """The most square box shape of size n, rows <= columns (3×3 for 9, 2×3 for 6)."""
+    if n not in SIZES:
+        raise ValueError(f"size {n} has no box shape (sizes: 4, 6, 8, 9, 10, 12, ... 64)")
+    r = max(r for r, c in box_shapes(n) if r <= c)
+    return r, n // r
+
+
+def check_box(n: int, box: Box | None) -> Box:
+    """``box`` checked against size n (None: the default shape)."""
+    if box is None:
+        return default_box(n)
+    r, c = box
+    if r < 2 or c < 2 or r * c != n:
+        raise ValueError(f"boxes of {r}x{c} do not tile a {n}x{n} grid")
+    return r, c
+
+
+def parse_box(text: str) -> Box:
+    """``"RxC"`` (``2x3``: boxes of 2 rows and 3 columns) as a shape."""
+    r, sep, c = text.lower().partition("x")
+    if not sep or not r.strip().isdigit() or not c.strip().isdigit():
+        raise ValueError(f"a box shape is RxC (rows x columns, e.g. 2x3), got {text!r}")
+    return int(r), int(c)
 
 
 def box_side(n: int) -> int:
+    """The side of a square box (n = k²)."""
     k = isqrt(n)
     if k * k != n or n not in SIZES:
         raise ValueError(f"size {n} is not a square of 2..8")
@@ -18,54 +62,62 @@ def box_side(n: int) -> int:
 
 
 @cache
-def units(n: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """(rows, columns, boxes), each a tuple of cell-index tuples."""
-    k = box_side(n)
-    rows = tuple(tuple(r * n + c for c in range(n)) for r in range(n))
-    cols = tuple(tuple(r * n + c for r in range(n)) for c in range(n))
+def units(n: int, box: Box | None = None) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """(rows, columns, boxes), each a tuple of cell-index tuples; boxes row-major."""
+    r, c = check_box(n, box)
+    rows = tuple(tuple(i * n + j for j in range(n)) for i in range(n))
+    cols = tuple(tuple(i * n + j for i in range(n)) for j in range(n))
     boxes = tuple(
-        tuple((br * k + i) * n + bc * k + j for i in range(k) for j in range(k))
-        for br in range(k) for bc in range(k)
+        tuple((br * r + i) * n + bc * c + j for i in range(r) for j in range(c))
+        for br in range(n // r) for bc in range(n // c)
     )
     return rows, cols, boxes
 
 
-def unit_stacks(grids: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def box_of(n: int, box: Box | None, cell: int) -> int:
+    """The index of the box holding ``cell``."""
+    r, c = check_box(n, box)
+    return (cell // n) // r * (n // c) + (cell % n) // c
+
+
+def unit_stacks(grids: np.ndarray, n: int, box: Box | None = None
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Rows, columns and boxes of many flat grids (one per row) as (grids, n, n) arrays."""
-    k = box_side(n)
+    r, c = check_box(n, box)
     g = grids.reshape(-1, n, n)
-    return g, g.transpose(0, 2, 1), g.reshape(-1, k, k, k, k).transpose(0, 1, 3, 2, 4).reshape(
-        -1, n, n)
+    boxes = g.reshape(-1, n // r, r, n // c, c).transpose(0, 1, 3, 2, 4).reshape(-1, n, n)
+    return g, g.transpose(0, 2, 1), boxes
 
 
-def repeats_many(grids: np.ndarray, n: int) -> np.ndarray:
+def repeats_many(grids: np.ndarray, n: int, box: Box | None = None) -> np.ndarray:
     """Per grid: True if a value (0 = blank excepted) repeats in a row, column or box."""
     out = np.zeros(grids.shape[0], dtype=bool)
-    for u in unit_stacks(grids, n):
+    for u in unit_stacks(grids, n, box):
         s = np.sort(u, axis=2)
         out |= ((s[..., 1:] == s[..., :-1]) & (s[..., 1:] != 0)).any(axis=(1, 2))
     return out
 
 
-def complete_many(grids: np.ndarray, n: int) -> np.ndarray:
+def complete_many(grids: np.ndarray, n: int, box: Box | None = None) -> np.ndarray:
     """Per grid: True if every row, column and box holds 1..n exactly once."""
     want = np.arange(1, n + 1)
     out = np.ones(grids.shape[0], dtype=bool)
-    for u in unit_stacks(grids, n):
+    for u in unit_stacks(grids, n, box):
         out &= (np.sort(u, axis=2) == want).all(axis=(1, 2))
     return out
 
 
-def has_repeats(grid: np.ndarray, n: int) -> bool:
+def has_repeats(grid: np.ndarray, n: int, box: Box | None = None) -> bool:
     """True if a value (0 = blank excepted) repeats in a row, column or box."""
-    return bool(repeats_many(grid[None], n)[0])
+    return bool(repeats_many(grid[None], n, box)[0])
 
 
-def unit_problems(grid: np.ndarray, n: int, complete: bool) -> list[str]:
+def unit_problems(grid: np.ndarray, n: int, complete: bool, box: Box | None = None
+                  ) -> list[str]:
     """Rule breaks in ``grid`` (0 = blank): repeated values, and missing ones when complete."""
     problems = []
     names = ("row", "column", "box")
-    for name, group in zip(names, units(n), strict=True):
+    for name, group in zip(names, units(n, box), strict=True):
         for u, cells in enumerate(group, 1):
             seen: dict[int, int] = {}
             for c in cells:

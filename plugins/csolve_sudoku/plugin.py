@@ -12,12 +12,22 @@ from functools import lru_cache
 
 import numpy as np
 
-from csolve.errors import PuzzleInputError
+from csolve.errors import PuzzleInputError, UnknownNameError
 from csolve.model import Model, ModelBuilder
 from csolve.puzzle import Puzzle, PuzzleType
 
 from . import formats
-from .grid import complete_many, has_repeats, repeats_many, unit_problems, units
+from .grid import (
+    Box,
+    check_box,
+    complete_many,
+    default_box,
+    has_repeats,
+    parse_box,
+    repeats_many,
+    unit_problems,
+    units,
+)
 
 DEFAULT_RULES = ("elimination", "hidden-single")
 #: The engine that searches 9x9 puzzles unless rules are chosen (see bands.py).
@@ -34,17 +44,31 @@ def _engine(n: int, rules: tuple[str, ...] | None) -> str:
     return BANDS_ENGINE if n == 9 and rules is None else ""
 
 
-@lru_cache(maxsize=32)
-def sudoku_model(n: int, rules: tuple[str, ...], engine: str = "") -> Model:
-    """The structure of an n×n Sudoku (rows, columns, boxes must each hold 1..n)."""
-    b = ModelBuilder(n * n, n)
+def add_units(b: ModelBuilder, n: int, box: Box | None = None) -> None:
+    """Rows, columns and boxes of an n×n grid as groups that hold 1..n, in that order (group
+    ``i`` is row i + 1, group ``n + i`` column i + 1, group ``2n + i`` box i + 1)."""
     values = range(1, n + 1)
     # rows are family 1 and columns family 2 (parallel groups, for fish); boxes have none
-    for family, group in zip((1, 2, 0), units(n), strict=True):
+    for family, group in zip((1, 2, 0), units(n, box), strict=True):
         for cells in group:
             b.add_group(cells, required=values, family=family)
-    return b.build(rules, key=f"sudoku-{n}-{'/'.join(rules)}-{engine}", meta={"n": n},
-                   engine=engine)
+
+
+def shape_key(n: int, box: Box | None) -> str:
+    """The box shape's part of a model key: empty for square boxes, ``2x3-`` otherwise."""
+    r, c = check_box(n, box)
+    return "" if r == c else f"{r}x{c}-"
+
+
+@lru_cache(maxsize=32)
+def sudoku_model(n: int, rules: tuple[str, ...], engine: str = "", box: Box | None = None
+                 ) -> Model:
+    """The structure of an n×n Sudoku (rows, columns, boxes must each hold 1..n)."""
+    box = check_box(n, box)
+    b = ModelBuilder(n * n, n)
+    add_units(b, n, box)
+    return b.build(rules, key=f"sudoku-{n}-{shape_key(n, box)}{'/'.join(rules)}-{engine}",
+                   meta={"n": n, "box": box}, engine=engine)
 
 
 def _initial_masks(givens: np.ndarray, n: int) -> np.ndarray:
@@ -54,53 +78,92 @@ def _initial_masks(givens: np.ndarray, n: int) -> np.ndarray:
                     np.uint64((1 << n) - 1)).astype(np.uint64)
 
 
-def _runs_by_size(puzzles: Sequence[Puzzle]) -> Iterator[tuple[int, int, int]]:
-    """(start, stop, n) for each run of consecutive puzzles of one size."""
+def box_of_puzzle(puzzle: Puzzle) -> Box:
+    """The puzzle's box shape (the size's default unless one was chosen)."""
+    return puzzle.meta.get("box") or default_box(puzzle.meta["n"])
+
+
+def _runs_by_size(puzzles: Sequence[Puzzle]) -> Iterator[tuple[int, int, int, Box]]:
+    """(start, stop, n, box) for each run of consecutive puzzles of one size and box shape."""
     i = 0
     while i < len(puzzles):
         n = puzzles[i].meta["n"]
+        box = box_of_puzzle(puzzles[i])
         j = i + 1
-        while j < len(puzzles) and puzzles[j].meta["n"] == n:
+        while j < len(puzzles) and puzzles[j].meta["n"] == n and box_of_puzzle(puzzles[j]) == box:
             j += 1
-        yield i, j, n
+        yield i, j, n, box
         i = j
+
+
+def with_box(puzzles: Sequence[Puzzle], box: str) -> list[Puzzle]:
+    """The puzzles with boxes of shape ``box`` (``"RxC"``); a one-line error for a shape
+    that does not tile a puzzle's grid."""
+    try:
+        shape = parse_box(box)
+    except ValueError as e:
+        raise UnknownNameError(str(e)) from None
+    for p in puzzles:
+        try:
+            check_box(p.meta["n"], shape)
+        except ValueError as e:
+            raise PuzzleInputError(p.source, p.line, None, str(e)) from None
+        p.meta["box"] = shape
+    return list(puzzles)
 
 
 class Sudoku(PuzzleType):
     name = "sudoku"
-    description = "Sudoku n×n (4x4 to 64x64): rows, columns and boxes hold every value once"
+    description = ("Sudoku n×n (4x4 to 64x64, square or rectangular boxes): rows, columns and "
+                   "boxes hold every value once")
     formats = formats.FORMATS
     default_rules = DEFAULT_RULES
 
     def parse(self, text: str, source: str, fmt: str | None = None) -> list[Puzzle]:
-        return [
-            Puzzle(self.name, source, line, i, grid, meta["format"], meta)
-            for i, (line, grid, meta) in enumerate(formats.parse(text, source, fmt))
-        ]
+        if fmt in (None, "line"):
+            from .bulk import read_lines
+
+            simple = read_lines(text)
+            if simple is not None:
+                numbers, grids, meta = simple
+                meta["box"] = default_box(meta["n"])
+                name = self.name
+                return [Puzzle(name, source, no, i, grid, "line", dict(meta))
+                        for i, (no, grid) in enumerate(zip(numbers, grids, strict=True))]
+        out = []
+        for i, (line, grid, meta) in enumerate(formats.parse(text, source, fmt)):
+            meta["box"] = default_box(meta["n"])
+            out.append(Puzzle(self.name, source, line, i, grid, meta["format"], meta))
+        return out
+
+    def with_box(self, puzzles: Sequence[Puzzle], box: str) -> list[Puzzle]:
+        return with_box(puzzles, box)
 
     def check(self, puzzle: Puzzle) -> None:
-        if not has_repeats(puzzle.data, puzzle.meta["n"]):
+        box = box_of_puzzle(puzzle)
+        if not has_repeats(puzzle.data, puzzle.meta["n"], box):
             return
-        problems = unit_problems(puzzle.data, puzzle.meta["n"], complete=False)
+        problems = unit_problems(puzzle.data, puzzle.meta["n"], complete=False, box=box)
         if problems:
             raise PuzzleInputError(puzzle.source, puzzle.line, None,
                                    f"conflicting givens: {problems[0]}")
 
     def check_many(self, puzzles: Sequence[Puzzle]) -> None:
-        for start, stop, n in _runs_by_size(puzzles):
+        for start, stop, n, box in _runs_by_size(puzzles):
             grids = np.stack([p.data for p in puzzles[start:stop]])
-            for k in np.flatnonzero(repeats_many(grids, n)):
+            for k in np.flatnonzero(repeats_many(grids, n, box)):
                 self.check(puzzles[start + k])
 
     def model(self, puzzle: Puzzle, rules: tuple[str, ...] | None = None) -> Model:
         n = puzzle.meta["n"]
-        base = sudoku_model(n, tuple(rules or self.default_rules), _engine(n, rules))
+        base = sudoku_model(n, tuple(rules or self.default_rules), _engine(n, rules),
+                            box_of_puzzle(puzzle))
         return base.with_init(_initial_masks(puzzle.data, n))
 
     def model_runs(self, puzzles: Sequence[Puzzle], rules: tuple[str, ...] | None = None
                    ) -> Iterator[tuple[int, int, Model, np.ndarray]]:
-        for start, stop, n in _runs_by_size(puzzles):
-            base = sudoku_model(n, tuple(rules or self.default_rules), _engine(n, rules))
+        for start, stop, n, box in _runs_by_size(puzzles):
+            base = sudoku_model(n, tuple(rules or self.default_rules), _engine(n, rules), box)
             grids = np.stack([p.data for p in puzzles[start:stop]])
             yield start, stop, base, _initial_masks(grids, n)
 
@@ -118,7 +181,7 @@ class Sudoku(PuzzleType):
                       ) -> list[list[str]]:
         """Whole-array checks for the batch; the one-puzzle validator words any problem."""
         out: list[list[str]] = [[] for _ in puzzles]
-        for start, stop, n in _runs_by_size(puzzles):
+        for start, stop, n, box in _runs_by_size(puzzles):
             sols = solutions[start:stop]
             if any(np.shape(s) != (n * n,) for s in sols):
                 bad = range(stop - start)
@@ -126,7 +189,7 @@ class Sudoku(PuzzleType):
                 grids = np.stack(sols)
                 givens = np.stack([p.data for p in puzzles[start:stop]])
                 kept = ((givens == 0) | (grids == givens)).all(axis=1)
-                bad = np.flatnonzero(~(complete_many(grids, n) & kept))
+                bad = np.flatnonzero(~(complete_many(grids, n, box) & kept))
             for k in bad:
                 out[start + k] = self.validate(puzzles[start + k], sols[k])
         return out
@@ -135,8 +198,10 @@ class Sudoku(PuzzleType):
         n = puzzle.meta["n"]
         if solution.shape != (n * n,):
             return [f"expected {n * n} cells, got {solution.shape}"]
+        box = box_of_puzzle(puzzle)
         givens = puzzle.data > 0
-        if complete_many(solution[None], n)[0] and (solution[givens] == puzzle.data[givens]).all():
+        kept = (solution[givens] == puzzle.data[givens]).all()
+        if complete_many(solution[None], n, box)[0] and kept:
             return []  # the common case, checked with whole-array operations
         problems = []
         if (solution < 1).any() or (solution > n).any():
@@ -145,10 +210,33 @@ class Sudoku(PuzzleType):
         for c in lost[:3]:
             problems.append(f"given r{c // n + 1}c{c % n + 1}={puzzle.data[c]} was changed "
                             f"to {solution[c]}")
-        return problems + unit_problems(solution, n, complete=True)
+        return problems + unit_problems(solution, n, complete=True, box=box)
 
     def format_line(self, puzzle: Puzzle, solution: np.ndarray | None) -> str:
         return formats.format_line(puzzle.data if solution is None else solution, puzzle.meta)
+
+    def format_line_many(self, puzzles: Sequence[Puzzle], solutions: Sequence[np.ndarray]
+                         ) -> list[str]:
+        if puzzles:
+            from .bulk import write_lines
+
+            meta = puzzles[0].meta
+            alpha = meta.get("alphabet")
+            if all(p.meta.get("alphabet") == alpha for p in puzzles):
+                lines = write_lines(solutions, meta)
+                if lines is not None:
+                    return lines
+        return super().format_line_many(puzzles, solutions)
+
+    def format_grid(self, puzzle: Puzzle, solution: np.ndarray | None) -> str:
+        return formats.format_grid(puzzle.data if solution is None else solution,
+                                   puzzle.meta["n"])
+
+    def to_svg(self, puzzle: Puzzle, solution: np.ndarray | None, step=None, *,
+               candidates=None, placed=None) -> str:
+        from .pictures import sudoku_svg
+
+        return sudoku_svg(puzzle, solution, step, candidates, placed)
 
     def to_json(self, puzzle: Puzzle, solution: np.ndarray) -> list[list[int]]:
         n = puzzle.meta["n"]
@@ -157,7 +245,7 @@ class Sudoku(PuzzleType):
     def render(self, puzzle: Puzzle, solution: np.ndarray | None):
         from .render import render_grid
 
-        return render_grid(puzzle.data, solution, puzzle.meta["n"])
+        return render_grid(puzzle.data, solution, puzzle.meta["n"], box_of_puzzle(puzzle))
 
     def is_complete(self, puzzle: Puzzle) -> bool:
         return bool((puzzle.data > 0).all())

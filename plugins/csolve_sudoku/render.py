@@ -6,18 +6,20 @@ import numpy as np
 from rich.text import Text
 
 from .formats import DIGITS_FIRST
-from .grid import box_side
+from .grid import Box, check_box
 
 
-def render_grid(givens: np.ndarray, grid: np.ndarray | None, n: int) -> Text:
-    k = box_side(n)
+def render_grid(givens: np.ndarray, grid: np.ndarray | None, n: int,
+                box: Box | None = None) -> Text:
+    """Boxes of ``box`` (rows, columns; default: the size's own) ruled with heavy lines."""
+    br, bc = check_box(n, box)
     width = 1 if n <= len(DIGITS_FIRST) else len(str(n))
     shown = grid if grid is not None else givens
     cell_w = width + 2
 
     def rule(left: str, mid: str, cross: str, right: str) -> str:
-        segment = mid * (cell_w * k)
-        return left + cross.join([segment] * k) + right + "\n"
+        segment = mid * (cell_w * bc)
+        return left + cross.join([segment] * (n // bc)) + right + "\n"
 
     out = Text()
     out.append(rule("┏", "━", "┳", "┓"), style="dim")
@@ -29,10 +31,10 @@ def render_grid(givens: np.ndarray, grid: np.ndarray | None, n: int) -> Text:
                    (DIGITS_FIRST[v - 1] if width == 1 else str(v))).rjust(width)
             style = "bold" if givens[r * n + c] else ("cyan" if v else "dim")
             out.append(f" {sym} ", style=style)
-            if (c + 1) % k == 0:
+            if (c + 1) % bc == 0:
                 out.append("┃", style="dim")
         out.append("\n")
-        if r + 1 < n and (r + 1) % k == 0:
+        if r + 1 < n and (r + 1) % br == 0:
             out.append(rule("┣", "━", "╋", "┫"), style="dim")
     out.append(rule("┗", "━", "┻", "┛").rstrip("\n"), style="dim")
     return out

@@ -1,0 +1,143 @@
+"""``csolve render`` and the pictures of ``csolve explain --output svg|html``.
+
+Pictures are SVG (one document; several puzzles or steps are stacked into it) or a web page
+with one inline SVG per puzzle or step. Both go to stdout, ready to redirect into a file.
+"""
+
+from __future__ import annotations
+
+import sys
+from enum import StrEnum
+from typing import Annotated
+
+import typer
+
+from csolve.cli.app import app, examples
+from csolve.cli.common import FileArg, FormatOpt, PuzzleArg
+
+
+class PictureOutput(StrEnum):
+    svg = "svg"
+    html = "html"
+
+
+class ExplainOutput(StrEnum):
+    """``explain``'s outputs: the words (as ``solve``'s outputs) or pictures."""
+
+    pretty = "pretty"
+    line = "line"
+    json = "json"
+    svg = "svg"
+    html = "html"
+
+
+EXPLAIN_OUTPUT_HELP = ("pretty (terminal default), line (pipe default), json (one object per "
+                       "line), svg (one picture per step, stacked) or html (a web page of them).")
+
+@app.command(epilog=examples(
+    "csolve render sudoku puzzles/sudoku/9x9-hard.txt > hard.svg",
+    "csolve render sudoku puzzles/sudoku/9x9-hard.txt --solve --output html > hard.html",
+    "csolve render kakuro puzzles/kakuro/small.txt --solve > kakuro.svg", exit_codes=True))
+def render(
+    puzzle: PuzzleArg,
+    file: FileArg,
+    solve: Annotated[bool, typer.Option("--solve", help="Draw each puzzle solved: givens "
+                                        "black, filled values blue.")] = False,
+    output: Annotated[PictureOutput, typer.Option(
+        help="svg (one SVG document, puzzles one below the other) or html (a web page).")]
+    = PictureOutput.svg,
+    fmt: FormatOpt = None,
+) -> None:
+    """Draw the puzzles of FILE (and their solutions with --solve) as SVG or HTML on stdout."""
+    from csolve.cli.common import load_puzzles
+    from csolve.errors import ExitCode
+
+    ptype, puzzles = load_puzzles(puzzle, file, fmt)
+    ptype.check_many(puzzles)
+    results = _solved(ptype, puzzles) if solve else [None] * len(puzzles)
+    pairs = [(p, r.solutions[0] if r is not None and r.solutions else None)
+             for p, r in zip(puzzles, results, strict=True)]
+    notes = ["" if r is None or r.solutions else f"not solved: {r.status.value}"
+             for r in results]
+    sys.stdout.write(pictures(ptype, pairs, output.value, notes))
+    sys.stdout.flush()
+    if any(notes):
+        raise typer.Exit(int(ExitCode.NO_SOLUTION))
+
+
+def pictures(ptype, pairs, output: str = "svg", notes=None) -> str:
+    """One SVG document (``output`` "svg": the pictures one below the other) or one web page
+    ("html") showing each ``(puzzle, solution or None)`` of ``pairs``; ``notes`` go under the
+    pictures of the page. What ``solve --output svg`` prints, too."""
+    from csolve.svg import html_page, stack
+
+    notes = notes or [""] * len(pairs)
+    items = [(p.where, ptype.to_svg(p, s), note)
+             for (p, s), note in zip(pairs, notes, strict=True)]
+    title = f"{pairs[0][0].source}: {len(pairs)} {ptype.name} puzzle(s)" if pairs else "csolve"
+    return html_page(title, items) if output == "html" else stack(
+        [svg for _, svg, _ in items], title=title)
+
+
+def _solved(ptype, puzzles):
+    from csolve.solver import SolveOptions, solve_puzzles
+
+    return list(solve_puzzles(ptype, puzzles, SolveOptions(limit=1)))
+
+
+def _emit(output: PictureOutput | ExplainOutput, title: str,
+          items: list[tuple[str, str, str]]) -> None:
+    from csolve.svg import html_page, stack
+
+    if output.value == "html":
+        sys.stdout.write(html_page(title, items))
+    else:
+        sys.stdout.write(stack([svg for _, svg, _ in items], title=title))
+    sys.stdout.flush()
+
+
+def step_pictures(ptype, puzzle, tactics: tuple[str, ...] | None
+                  ) -> tuple[list[tuple[str, str, str]], int]:
+    """(heading, SVG, note) for each step of the explanation of ``puzzle``, the candidates
+    as they were before the step, then the solved grid; and the number of solutions (0-2)."""
+    from csolve.grading import find_solution, stepper
+    from csolve.logic import LABELS
+
+    count, solution = find_solution(ptype, puzzle)
+    st = stepper(ptype, puzzle, tactics, solution)  # guesses follow the search's solution
+    items = []
+    while True:
+        before, placed = list(st.board.cand), list(st.board.placed)
+        step = st.next_step()
+        if step is None:
+            break
+        heading = f"{puzzle.where} step {len(items) + 1}: {LABELS.get(step.tactic, step.tactic)}"
+        items.append((heading, ptype.to_svg(puzzle, None, step, candidates=before,
+                                            placed=placed), ""))
+    if count == 0:
+        why = st.board.broken() or "the search finds no solution"
+        items.append((f"{puzzle.where}: no solution", ptype.to_svg(puzzle, None), why))
+    else:
+        more = " (and other solutions)" if count > 1 else ""
+        items.append((f"{puzzle.where}: solved{more}", ptype.to_svg(puzzle, solution), ""))
+    return items, count
+
+
+def explain_pictures(kind: str, file: str, tactics: str | None, output: ExplainOutput,
+                     fmt: str | None) -> int:
+    """``csolve explain --output svg|html``: the pictures of every step of every puzzle."""
+    from csolve.cli.common import load_puzzles
+    from csolve.cli.tactics import parse_tactics
+    from csolve.errors import ExitCode
+
+    ptype, puzzles = load_puzzles(kind, file, fmt)
+    chosen = parse_tactics(tactics)
+    items: list[tuple[str, str, str]] = []
+    code = ExitCode.OK
+    for p in puzzles:
+        pictures, count = step_pictures(ptype, p, chosen)
+        items += pictures
+        if count == 0:
+            code = ExitCode.NO_SOLUTION
+    _emit(output, f"{puzzles[0].source}: step by step", items)
+    return int(code)

@@ -1,0 +1,282 @@
+"""The plugin contract kit: checks any puzzle plugin's test suite can run on its PuzzleType.
+
+A plugin hands over its type and a few sample puzzles as text (with their known solutions);
+each ``check_*`` function raises ``AssertionError`` naming what broke::
+
+    from csolve.puzzle import get_puzzle_type
+    from csolve.testing import check_puzzle_type
+
+    def test_contract():
+        check_puzzle_type(get_puzzle_type("latin"), PUZZLES, solutions=SOLUTIONS,
+                          open_puzzle=OPEN, bad_input=BAD, conflicting=CONFLICT,
+                          entry_point="latin")
+
+The checks: every puzzle's ``format_line`` reads back as the same puzzle; the whole-batch
+methods (``check_many``, ``model_runs``, ``decode_many``, ``validate_many``) agree with the
+one-puzzle ones; solutions validate, keep the givens and equal the known ones; a wrong
+solution is refused; an under-constrained puzzle has the same count on every installed
+backend at 1 and 2 workers; bad input and conflicting givens end ``csolve solve`` with one
+``file:line[:col]: problem`` line and exit code 2; and the plugin's entry point loads without
+numpy, so ``csolve --help`` stays fast. Plain functions, no pytest needed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from csolve.puzzle import Puzzle, PuzzleType
+
+#: one error line: ``csolve: error: FILE:LINE[:COL]: problem``
+ERROR_LINE = re.compile(r"^csolve: error: (?P<file>.+?):(?P<line>\d+)(:\d+)?: \S.*$")
+
+
+# --- solving, through one function ----------------------------------------------------------
+
+def _solve(ptype: PuzzleType, puzzle: Puzzle, *, limit: int = 1, backend: str = "serial",
+           workers: int = 1, keep: int = 2) -> tuple[int, bool, list[Any]]:
+    """(count, exact, kept solutions) of one puzzle: the kit's only call into the solver."""
+    from csolve.solver import SolveOptions, solve_one
+
+    r = solve_one(ptype, puzzle, SolveOptions(limit=limit, backend=backend, workers=workers,
+                                              keep=keep))
+    return r.count, r.exact, list(r.solutions)
+
+
+def _solved_masks(ptype: PuzzleType, puzzle: Puzzle) -> np.ndarray:
+    """A solution of ``puzzle`` as the kernels leave it: one single per cell."""
+    from csolve.kernels import abi
+    from csolve.search import SearchState, kernels_for_model, new_ctrl
+
+    model = ptype.model(puzzle)
+    state = SearchState(model, kernels_for_model(model), solution_capacity=1)
+    state.push_root()
+    reason = state.run(new_ctrl(), 1, False, 1 << 40)
+    assert state.found, f"{puzzle.where}: no solution found (search ended with code {reason})"
+    assert reason in (abi.LIMIT, abi.EXHAUSTED), reason
+    return state.sols[0].copy()
+
+
+def _same(a: Any, b: Any) -> bool:
+    try:
+        return bool(np.array_equal(np.asarray(a), np.asarray(b)))
+    except (TypeError, ValueError):
+        return a == b
+
+
+def _parse(ptype: PuzzleType, text: str, source: str = "<sample>") -> list[Puzzle]:
+    return ptype.parse(text if text.endswith("\n") else text + "\n", source)
+
+
+# --- the checks ------------------------------------------------------------------------------
+
+def check_round_trip(ptype: PuzzleType, text: str) -> list[Puzzle]:
+    """Each puzzle's ``format_line`` parses back as the same puzzle (same line again, same
+    model structure and initial candidates); returns the puzzles."""
+    puzzles = _parse(ptype, text)
+    assert puzzles, "the sample text holds no puzzle"
+    for p in puzzles:
+        line = ptype.format_line(p, None)
+        assert "\n" not in line, f"{p.where}: format_line wrote more than one line"
+        back = _parse(ptype, line, "<format_line>")
+        assert len(back) == 1, f"{p.where}: format_line reads back as {len(back)} puzzles"
+        (q,) = back
+        assert ptype.format_line(q, None) == line, f"{p.where}: format_line is not stable"
+        a, b = ptype.model(p), ptype.model(q)
+        assert a.key == b.key and a.n_cells == b.n_cells, f"{p.where}: another model"
+        assert (a.init == b.init).all(), f"{p.where}: other givens after the round trip"
+    return puzzles
+
+
+def check_batch_methods(ptype: PuzzleType, text: str) -> None:
+    """``check_many``/``model_runs``/``decode_many``/``validate_many`` agree with
+    ``check``/``model``/``decode``/``validate`` (and with the base class's loops)."""
+    puzzles = _parse(ptype, text)
+    ptype.check_many(puzzles)
+    for p in puzzles:
+        ptype.check(p)
+    for runs in (list(ptype.model_runs(puzzles)), list(PuzzleType.model_runs(ptype, puzzles))):
+        assert [a for a, _, _, _ in runs] == [0, *[b for _, b, _, _ in runs][:-1]] and \
+            runs[-1][1] == len(puzzles), "model_runs must cover the puzzles in order"
+        for start, stop, model, inits in runs:
+            assert inits.shape == (stop - start, model.n_cells)
+            for i in range(start, stop):
+                one = ptype.model(puzzles[i])
+                assert one.key == model.key, f"{puzzles[i].where}: run model's key differs"
+                assert (inits[i - start] == one.init).all(), \
+                    f"{puzzles[i].where}: model_runs' initial candidates differ from model's"
+    masks = np.stack([_solved_masks(ptype, p) for p in puzzles]) if len(
+        {ptype.model(p).n_cells for p in puzzles}) == 1 else None
+    groups = [list(range(len(puzzles)))] if masks is not None else [[i] for i in
+                                                                     range(len(puzzles))]
+    for idx in groups:
+        sub = [puzzles[i] for i in idx]
+        m = masks[idx] if masks is not None else _solved_masks(ptype, sub[0])[None]
+        many = ptype.decode_many(sub, m)
+        ones = [ptype.decode(p, row) for p, row in zip(sub, m, strict=True)]
+        assert len(many) == len(sub)
+        for p, a, b in zip(sub, many, ones, strict=True):
+            assert _same(a, b), f"{p.where}: decode_many differs from decode"
+        assert ptype.validate_many(sub, many) == [ptype.validate(p, s) for p, s in
+                                                  zip(sub, ones, strict=True)] == [[]] * len(sub)
+        assert PuzzleType.validate_many(ptype, sub, many) == [[]] * len(sub)
+
+
+def check_solutions(ptype: PuzzleType, text: str, solutions: str | None = None) -> list[Any]:
+    """Each puzzle's solution validates, keeps the givens, is the only one, equals the known
+    solution (``solutions``: complete puzzles in the type's format, one per puzzle), reads
+    back from ``format_line``; a changed cell makes the validator complain. Returns them."""
+    puzzles = _parse(ptype, text)
+    known = None
+    if solutions is not None:
+        known = [ptype.as_solution(s) for s in _parse(ptype, solutions, "<solutions>")]
+        assert len(known) == len(puzzles), "one known solution per sample puzzle"
+    found = []
+    for i, p in enumerate(puzzles):
+        count, exact, sols = _solve(ptype, p, limit=2)
+        assert (count, exact) == (1, True), f"{p.where}: {count} solutions, expected one"
+        sol = sols[0]
+        assert ptype.validate(p, sol) == [], f"{p.where}: {ptype.validate(p, sol)}"
+        model = ptype.model(p)
+        givens = ptype.decode(p, np.where(_singles(model.init), model.init, np.uint64(0)))
+        if isinstance(givens, np.ndarray) and np.shape(givens) == np.shape(sol):
+            kept = givens != 0
+            assert (np.asarray(sol)[kept] == givens[kept]).all(), f"{p.where}: givens lost"
+        if known is not None:
+            assert _same(sol, known[i]), f"{p.where}: not the known solution"
+            assert ptype.validate(p, known[i]) == [], f"{p.where}: the known solution fails"
+        (back,) = _parse(ptype, ptype.format_line(p, sol), "<solution line>")
+        assert ptype.is_complete(back), f"{p.where}: a solution's line is not complete"
+        assert _same(ptype.as_solution(back), sol), f"{p.where}: solution line reads back wrong"
+        _check_a_changed_cell_is_refused(ptype, p, model)
+        found.append(sol)
+    return found
+
+
+def _singles(masks: np.ndarray) -> np.ndarray:
+    return (masks != 0) & ((masks & (masks - np.uint64(1))) == 0)
+
+
+def _check_a_changed_cell_is_refused(ptype: PuzzleType, p: Puzzle, model) -> None:
+    """In a solved state, one open cell given another value of its domain is not a solution
+    of a puzzle that has only one: both validators must say so."""
+    masks = _solved_masks(ptype, p)
+    for c in np.flatnonzero(~_singles(model.init)):
+        other = model.init[c] & ~masks[c]
+        if other:
+            bad = masks.copy()
+            bad[c] = other & (~other + np.uint64(1))  # its lowest other value
+            sol = ptype.decode(p, bad)
+            assert ptype.validate(p, sol), f"{p.where}: a changed cell {c} went unnoticed"
+            assert ptype.validate_many([p], [sol])[0], f"{p.where}: validate_many missed it"
+            return
+
+
+def check_backend_counts(ptype: PuzzleType, text: str, workers: Sequence[int] = (1, 2)
+                         ) -> int:
+    """The first puzzle of ``text`` (under-constrained: many solutions) counts the same on
+    every installed backend at each number of workers, exactly; returns the count. The
+    serial run keeps its solutions (up to 500): all valid, none twice."""
+    from csolve.backends import all_backends
+
+    (p, *_rest) = _parse(ptype, text)
+    count, exact, sols = _solve(ptype, p, limit=0, keep=500)
+    assert exact and count > 1, f"{p.where}: an under-constrained sample is needed ({count})"
+    for s in sols:
+        assert ptype.validate(p, s) == [], f"{p.where}: {ptype.validate(p, s)}"
+    lines = {ptype.format_line(p, s) for s in sols}
+    assert len(lines) == len(sols) == min(count, 500), f"{p.where}: a solution found twice"
+    for name, backend in sorted(all_backends().items()):
+        for w in workers if backend.parallel else (1,):
+            got, got_exact, _ = _solve(ptype, p, limit=0, backend=name, workers=w)
+            assert (got, got_exact) == (count, True), \
+                f"{p.where}: {name} with {w} workers counts {got}, serial {count}"
+    return count
+
+
+def run_cli(*args: str) -> tuple[int, str, str]:
+    """``csolve ARGS`` in this process: (exit code, stdout, stderr)."""
+    from csolve.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    old = sys.argv
+    sys.argv = ["csolve", *args]
+    code = 0
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            main()
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
+    finally:
+        sys.argv = old
+    return code, out.getvalue(), err.getvalue()
+
+
+def check_input_error(ptype: PuzzleType, text: str, expect: str | None = None) -> str:
+    """``csolve solve`` on ``text`` (bad input, or conflicting givens) ends with exit code 2
+    and one line ``csolve: error: FILE:LINE[:COL]: problem`` naming the file (and holding
+    ``expect`` when given); returns that line."""
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "sample.txt"
+        path.write_text(text)
+        code, out, err = run_cli("solve", ptype.name, str(path))
+    lines = err.strip().splitlines()
+    assert code == 2, f"exit code {code}, expected 2 (stderr: {err.strip()!r})"
+    assert len(lines) == 1, f"expected one error line, got {err!r}"
+    m = ERROR_LINE.match(lines[0])
+    assert m and m["file"] == str(path), f"not a 'file:line[:col]: problem' line: {lines[0]!r}"
+    assert expect is None or expect in lines[0], f"{expect!r} not in {lines[0]!r}"
+    return lines[0]
+
+
+def check_light_entry_point(entry_point: str) -> None:
+    """With only the core and this entry point loaded, ``csolve --help`` runs without
+    importing numpy or numba (hooks import the heavy modules when they are called)."""
+    code = (
+        "import sys\n"
+        "from csolve.cli import main\n"
+        "sys.argv = ['csolve', '--help']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "from csolve.plugins import get_plugin_manager\n"
+        f"assert get_plugin_manager().get_plugin({entry_point!r}) is not None, 'not loaded'\n"
+        "heavy = [m for m in ('numpy', 'numba') if m in sys.modules]\n"
+        "sys.stderr.write('HEAVY ' + ','.join(heavy) + '\\n')\n"
+    )
+    env = {**os.environ, "CSOLVE_LOAD_PLUGINS": f"core,{entry_point}"}
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    heavy = r.stderr.rsplit("HEAVY ", 1)[-1].strip()
+    assert heavy == "", f"csolve --help with {entry_point!r} imports {heavy}"
+
+
+def check_puzzle_type(ptype: PuzzleType, puzzles: str, *, solutions: str | None = None,
+                      open_puzzle: str | None = None, bad_input: str | None = None,
+                      conflicting: str | None = None, entry_point: str | None = None) -> None:
+    """Every check the samples allow: ``puzzles`` (text of puzzles with one solution each,
+    ``solutions`` their known solutions), ``open_puzzle`` (many solutions), ``bad_input``
+    and ``conflicting`` (texts ``csolve solve`` must refuse), ``entry_point`` (its name in
+    the ``csolve`` group)."""
+    assert ptype.name and ptype.description, "a puzzle type needs a name and a description"
+    check_round_trip(ptype, puzzles)
+    check_batch_methods(ptype, puzzles)
+    check_solutions(ptype, puzzles, solutions)
+    if open_puzzle is not None:
+        check_round_trip(ptype, open_puzzle)
+        check_backend_counts(ptype, open_puzzle)
+    if bad_input is not None:
+        check_input_error(ptype, bad_input)
+    if conflicting is not None:
+        check_input_error(ptype, conflicting, "conflicting givens")
+    if entry_point is not None:
+        check_light_entry_point(entry_point)

@@ -1,0 +1,1 @@
+"""Killer Sudoku: cages of distinct digits adding up to their sums, over Sudoku rules."""

@@ -1,0 +1,333 @@
+"""Killer grids: reading the text and JSON-lines forms, and writing them back.
+
+Text form (docs/killer.md). A puzzle is either one line::
+
+    AABB/CDDB/CEEF/GGHF A=3 B=9 C=7 D=5 E=4 F=6 G=7 H=1
+
+(the cage map's rows separated by ``/``, then ``LABEL=SUM`` for every cage, then optional
+``givens=`` with n·n symbols ``1``-``9`` or ``.`` and ``box=RxC``), or a block of lines ended by a
+blank line: n rows of cage labels, one or more lines of ``LABEL=SUM`` tokens (and the options),
+then optionally n rows of givens. A label is one letter or digit. Lines starting with ``#``
+are comments.
+
+JSON form: one object per line with a ``problem`` field as in the janko.at collection: a
+first line ``rows cols``, ``rows`` lines giving each cage's sum at one of its cells (``-``
+elsewhere), then ``rows`` lines giving every cell's cage number. Optional fields: ``id``,
+``givens`` (n·n symbols), ``box`` (``"RxC"``) and ``solution`` (``rows cols`` then the grid).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+import numpy as np
+from csolve_sudoku.grid import Box, check_box, default_box, parse_box
+
+from csolve.errors import PuzzleInputError
+
+#: Killer sizes: Sudoku sizes whose digits a sum table of 1..9 covers
+SIZES = (4, 6, 8, 9)
+MAX_SUM = 45
+LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+BLANKS = ".0"
+
+
+@dataclass
+class KillerGrid:
+    """A Killer puzzle: the cage map, the sums, the givens (0 = blank)."""
+
+    n: int
+    box: Box
+    cage_of: np.ndarray  # cage index of each cell (row-major)
+    cages: tuple[tuple[int, ...], ...]  # cells of each cage, cages ordered by first cell
+    sums: tuple[int, ...]  # sum of each cage
+    givens: np.ndarray  # int64 per cell, 0 = blank
+    labels: tuple[str, ...]  # how the input named each cage
+    anchors: tuple[int, ...]  # the cell each cage's sum was written at
+    solution: np.ndarray | None = None  # a solution the input came with (JSON ``solution``)
+    extra: dict = field(default_factory=dict)  # JSON fields kept for writing back (id, ...)
+
+    def structure(self) -> tuple:
+        """Everything but the givens: puzzles with equal structures share a model."""
+        return (self.n, self.box, self.cages, self.sums)
+
+    def cage_name(self, k: int) -> str:
+        a = self.anchors[k]
+        return f"cage {self.sums[k]} at r{a // self.n + 1}c{a % self.n + 1}"
+
+
+def _digits(text: str, n: int, where) -> np.ndarray:
+    """n·n symbols (``1``-``n``, blank ``.`` or ``0``) as values."""
+    s = "".join(text.split())
+    if len(s) != n * n:
+        where(None, f"givens hold {len(s)} symbols, expected {n * n}")
+    out = np.zeros(n * n, dtype=np.int64)
+    for i, ch in enumerate(s):
+        if ch in BLANKS:
+            continue
+        if not ch.isdigit() or not 1 <= int(ch) <= n:
+            where(None, f"given {ch!r} is not a digit 1..{n} or a blank '.'")
+        out[i] = int(ch)
+    return out
+
+
+def _box(text: str, n: int, where) -> Box:
+    try:
+        return check_box(n, parse_box(text))
+    except ValueError as e:
+        where(None, str(e))
+        raise
+
+
+def make_grid(n: int, labels_of_cells: list[str], sums: dict[str, int], anchors: dict[str, int],
+              givens: np.ndarray | None, box: Box | None, where) -> KillerGrid:
+    """A grid from a cage label per cell and a sum per label; ``where(col, msg)`` raises."""
+    if n not in SIZES:
+        where(None, f"a {n}x{n} grid; Killer grids are {', '.join(f'{s}x{s}' for s in SIZES)}")
+    order: dict[str, int] = {}
+    cells: list[list[int]] = []
+    cage_of = np.zeros(n * n, dtype=np.int64)
+    for c, lab in enumerate(labels_of_cells):
+        k = order.setdefault(lab, len(order))
+        if k == len(cells):
+            cells.append([])
+        cells[k].append(c)
+        cage_of[c] = k
+    labels = tuple(order)
+    for lab in labels:
+        if lab not in sums:
+            where(None, f"cage {lab!r} has no sum")
+    for lab in sums:
+        if lab not in order:
+            where(None, f"a sum is given for cage {lab!r}, which has no cells")
+    return KillerGrid(
+        n=n, box=check_box(n, box), cage_of=cage_of, cages=tuple(tuple(c) for c in cells),
+        sums=tuple(sums[lab] for lab in labels),
+        givens=givens if givens is not None else np.zeros(n * n, dtype=np.int64),
+        labels=labels,
+        anchors=tuple(anchors.get(lab, cells[k][0]) for k, lab in enumerate(labels)))
+
+
+def _sum_tokens(tokens: list[tuple[str, int]], where) -> tuple[dict[str, int], dict[str, str]]:
+    """``LABEL=SUM`` tokens, and the options (``givens=``, ``box=``)."""
+    sums: dict[str, int] = {}
+    options: dict[str, str] = {}
+    for tok, col in tokens:
+        key, eq, value = tok.partition("=")
+        if not eq or not key:
+            where(col, f"expected LABEL=SUM, found {tok!r}")
+        if key in ("givens", "box"):
+            options[key] = value
+            continue
+        if len(key) != 1 or key not in LABELS:
+            where(col, f"a cage label is one letter or digit, found {key!r}")
+        if not value.isdigit() or not 1 <= int(value) <= MAX_SUM:
+            where(col, f"sum {value!r} of cage {key!r} is not a number 1..{MAX_SUM}")
+        if key in sums:
+            where(col, f"cage {key!r} has two sums")
+        sums[key] = int(value)
+    return sums, options
+
+
+def _tokens(line: str) -> list[tuple[str, int]]:
+    out = []
+    col = 0
+    for tok in line.split():
+        col = line.index(tok, col)
+        out.append((tok, col + 1))
+        col += len(tok)
+    return out
+
+
+def _label_rows(rows: list[tuple[int, str]], source: str) -> list[str]:
+    n = len(rows)
+    labels: list[str] = []
+    for no, row in rows:
+        s = "".join(row.split())
+        if len(s) != n:
+            raise PuzzleInputError(source, no, None,
+                                   f"a row of {len(s)} cage labels in a grid of {n} rows")
+        for ch in s:
+            if ch not in LABELS:
+                raise PuzzleInputError(source, no, row.index(ch) + 1,
+                                       f"a cage label is one letter or digit, found {ch!r}")
+        labels.extend(s)
+    return labels
+
+
+def parse_line(source: str, no: int, line: str) -> KillerGrid:
+    """The one-line text form."""
+    def where(col, msg):
+        raise PuzzleInputError(source, no, col, msg)
+
+    toks = _tokens(line)
+    rows = toks[0][0].split("/")
+    labels = _label_rows([(no, r) for r in rows], source)
+    sums, options = _sum_tokens(toks[1:], where)
+    return _finish(len(rows), labels, sums, {}, options, where)
+
+
+def _finish(n, labels, sums, anchors, options, where) -> KillerGrid:
+    if n not in SIZES:
+        where(None, f"a {n}x{n} grid; Killer grids are {', '.join(f'{s}x{s}' for s in SIZES)}")
+    box = _box(options["box"], n, where) if "box" in options else default_box(n)
+    givens = _digits(options["givens"], n, where) if "givens" in options else None
+    return make_grid(n, labels, sums, anchors, givens, box, where)
+
+
+def parse_block(source: str, block: list[tuple[int, str]]) -> KillerGrid:
+    """The block text form: label rows, sum lines, optional givens rows."""
+    first = block[0][0]
+
+    def where(col, msg, line=first):
+        raise PuzzleInputError(source, line, col, msg)
+
+    i = 0
+    while i < len(block) and "=" not in block[i][1]:
+        i += 1
+    rows = block[:i]
+    if not rows:
+        where(None, "a Killer block starts with its rows of cage labels")
+    j = i
+    tokens: list[tuple[str, int]] = []
+    while j < len(block) and "=" in block[j][1]:
+        line_no, line = block[j]
+        for tok, col in _tokens(line):
+            key, eq, value = tok.partition("=")
+            if not eq:
+                where(col, f"expected LABEL=SUM, found {tok!r}", line_no)
+        tokens.extend(_tokens(line))
+        j += 1
+    if j == i:
+        where(None, "no LABEL=SUM line after the cage rows", rows[-1][0])
+    n = len(rows)
+    labels = _label_rows(rows, source)
+    sums, options = _sum_tokens(tokens, lambda col, msg: where(col, msg, block[i][0]))
+    rest = block[j:]
+    if rest:
+        if len(rest) != n:
+            where(None, f"{len(rest)} rows of givens, expected {n}", rest[0][0])
+        options["givens"] = "".join(line for _, line in rest)
+    return _finish(n, labels, sums, {}, options, lambda col, msg: where(col, msg, block[0][0]))
+
+
+def parse_json(source: str, no: int, line: str) -> KillerGrid:
+    """One JSON object with a janko.at ``problem``."""
+    def where(col, msg):
+        raise PuzzleInputError(source, no, col, msg)
+
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError as e:
+        where(e.colno, f"not valid JSON: {e.msg}")
+    if not isinstance(obj, dict) or not isinstance(obj.get("problem"), str):
+        where(None, "a Killer JSON line is an object with a 'problem' text field")
+    plines = [ln.split() for ln in obj["problem"].strip().split("\n")]
+    try:
+        rows, cols = int(plines[0][0]), int(plines[0][1])
+    except (IndexError, ValueError):
+        where(None, "'problem' must start with a line 'rows cols'")
+    if rows != cols or len(plines) != 1 + 2 * rows:
+        where(None, f"'problem' must hold a 'rows cols' line and 2x{rows} rows of a square grid")
+    n = rows
+    sum_at: dict[int, int] = {}
+    labels: list[str] = []
+    for r in range(n):
+        srow, crow = plines[1 + r], plines[1 + n + r]
+        if len(srow) != n or len(crow) != n:
+            where(None, f"row {r + 1} of 'problem' holds {len(srow)}/{len(crow)} tokens, "
+                        f"expected {n}")
+        for c in range(n):
+            if srow[c] != "-":
+                if not srow[c].isdigit() or not 1 <= int(srow[c]) <= MAX_SUM:
+                    where(None, f"sum {srow[c]!r} at r{r + 1}c{c + 1} is not a number "
+                                f"1..{MAX_SUM}")
+                sum_at[r * n + c] = int(srow[c])
+            labels.append(crow[c])
+    sums: dict[str, int] = {}
+    anchors: dict[str, int] = {}
+    for cell, total in sum_at.items():
+        lab = labels[cell]
+        if lab in sums:
+            where(None, f"cage {lab} has two sums (r{anchors[lab] // n + 1}c"
+                        f"{anchors[lab] % n + 1} and r{cell // n + 1}c{cell % n + 1})")
+        sums[lab] = total
+        anchors[lab] = cell
+    options = {k: str(obj[k]) for k in ("givens", "box") if k in obj}
+    g = _finish(n, labels, sums, anchors, options, where)
+    if isinstance(obj.get("solution"), str):
+        sl = obj["solution"].strip().split("\n")[1:]
+        g.solution = _digits(" ".join(sl), n, where)
+    g.extra = {k: obj[k] for k in ("id", "source") if k in obj}
+    return g
+
+
+def parse(text: str, source: str) -> list[tuple[int, KillerGrid, str]]:
+    """Every puzzle in ``text`` as (line, grid, format)."""
+    out: list[tuple[int, KillerGrid, str]] = []
+    block: list[tuple[int, str]] = []
+
+    def flush():
+        if block:
+            out.append((block[0][0], parse_block(source, list(block)), "text"))
+            block.clear()
+
+    for no, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if line.startswith("#"):
+            continue
+        if not line:
+            flush()
+            continue
+        if not block and line.startswith("{"):
+            out.append((no, parse_json(source, no, line), "json"))
+        elif not block and "/" in line.split()[0]:
+            out.append((no, parse_line(source, no, line), "text"))
+        else:
+            block.append((no, line))
+    flush()
+    if not out:
+        raise PuzzleInputError(source, None, None, "no puzzle found (the input is empty)")
+    return out
+
+
+def _digit_text(values: np.ndarray) -> str:
+    return "".join(str(int(v)) if v else "." for v in values)
+
+
+def format_text(g: KillerGrid, values: np.ndarray | None) -> str:
+    """The one-line text form; ``values`` (a solution) are written as givens."""
+    n = g.n
+    labels = list(g.labels) if all(len(x) == 1 and x in LABELS for x in g.labels) else \
+        list(LABELS[:len(g.cages)])
+    rows = "/".join("".join(labels[g.cage_of[r * n + c]] for c in range(n)) for r in range(n))
+    parts = [rows, *(f"{lab}={s}" for lab, s in zip(labels, g.sums, strict=True))]
+    shown = g.givens if values is None else values
+    if np.any(shown):
+        parts.append("givens=" + _digit_text(shown))
+    if g.box != default_box(n):
+        parts.append(f"box={g.box[0]}x{g.box[1]}")
+    return " ".join(parts)
+
+
+def format_json(g: KillerGrid, values: np.ndarray | None) -> str:
+    """A JSON line of the janko.at shape; ``values`` (a solution) go in ``solution``."""
+    n = g.n
+    anchor_sum = {a: s for a, s in zip(g.anchors, g.sums, strict=True)}
+    labels = g.labels
+    lines = [f"{n} {n}"]
+    for r in range(n):
+        lines.append(" ".join(str(anchor_sum.get(r * n + c, "-")) for c in range(n)))
+    for r in range(n):
+        lines.append(" ".join(labels[g.cage_of[r * n + c]] for c in range(n)))
+    obj: dict = {**{k: v for k, v in g.extra.items() if k == "id"}, "size": n,
+                 "problem": "\n".join(lines)}
+    if np.any(g.givens):
+        obj["givens"] = _digit_text(g.givens)
+    if g.box != default_box(n):
+        obj["box"] = f"{g.box[0]}x{g.box[1]}"
+    if values is not None:
+        obj["solution"] = "\n".join([f"{n} {n}"] + [
+            " ".join(str(int(v)) for v in values[r * n:(r + 1) * n]) for r in range(n)])
+    return json.dumps(obj)

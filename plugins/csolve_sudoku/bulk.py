@@ -1,0 +1,63 @@
+"""Whole-file reading and writing for the common case: one 4x4 or 9x9 puzzle per line.
+
+A file of a million such lines is read and written with array operations, not a Python loop
+per symbol; anything else (rulings, other sizes, alphabets that depend on the line, a bad
+symbol) goes to the general readers in :mod:`.formats`, which word the errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .formats import _alphabet, _lookup
+
+#: sizes whose symbols (digits) do not depend on what a line holds
+SIMPLE_SIZES = {16: 4, 81: 9}
+
+
+def read_lines(text: str) -> tuple[list[int], np.ndarray, dict] | None:
+    """(line numbers, grids of values with 0 blank, meta) when every content line of
+    ``text`` is a puzzle of one simple size in plain symbols; None otherwise."""
+    numbers: list[int] = []
+    lines: list[str] = []
+    width = 0
+    for i, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line[0] == "#":
+            continue
+        if not width:
+            width = len(line)
+            if width not in SIMPLE_SIZES:
+                return None
+        elif len(line) != width:
+            return None
+        numbers.append(i)
+        lines.append(line)
+    if not lines:
+        return None
+    n = SIMPLE_SIZES[width]
+    alpha = _alphabet(n, lines[0])
+    try:
+        raw_bytes = "".join(lines).encode("ascii")
+    except UnicodeEncodeError:
+        return None
+    codes = _lookup(alpha)[np.frombuffer(raw_bytes, np.uint8)].reshape(len(lines), width)
+    if codes.min() < 0 or codes.max() > n:
+        return None
+    return numbers, codes.astype(np.int64), {"n": n, "format": "line", "alphabet": alpha}
+
+
+def write_lines(grids: Sequence[np.ndarray], meta: dict) -> list[str] | None:
+    """The grids (values 0..n, 0 blank) as lines in ``meta``'s alphabet; None when the
+    alphabet cannot be written this way."""
+    alpha = meta.get("alphabet")
+    if alpha is None or not grids:
+        return None
+    symbols = (alpha.blanks[0] + alpha.symbols).encode("ascii")
+    table = np.frombuffer(symbols, np.uint8)
+    values = np.stack(grids)
+    width = values.shape[1]
+    text = table[values].tobytes().decode("ascii")
+    return [text[i: i + width] for i in range(0, len(text), width)]

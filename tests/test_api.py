@@ -1,0 +1,142 @@
+"""The Python API: docs/api.md runs as written, and it is the CLI's solve path."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+
+import csolve
+
+from .helpers import PUZZLES, ROOT
+
+MANY = "...8.....43...9.87....2..1.2...........91......8....9.....51.....4...1.5.65.4..2."
+HARD = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+def test_every_example_in_the_api_doc_runs(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    doc = (ROOT / "docs" / "api.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", doc, re.S)
+    assert len(blocks) >= 6
+    namespace: dict = {}
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        for i, code in enumerate(blocks):
+            exec(compile(code, f"docs/api.md block {i + 1}", "exec"), namespace)
+    printed = out.getvalue()
+    assert "417369825632158947958724316825437169791586432346912758289643571573291684164875293" \
+        in printed
+    assert "has no option" not in printed and "wants a whole number" in printed
+
+
+def test_the_readme_python_example_runs(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    (code,) = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        exec(compile(code, "README.md", "exec"), {})
+    assert "417369825" in out.getvalue() and "\n12\n" in out.getvalue()
+
+
+def test_json_numbers_each_puzzles_solutions_from_one(tmp_path):
+    path = tmp_path / "two.txt"
+    path.write_text("2.....3.........\n2.....3.........\n")
+    r = subprocess.run([sys.executable, "-m", "csolve", "solve", "sudoku", str(path), "--all",
+                        "--output", "json"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    rows = [json.loads(line) for line in r.stdout.splitlines()]
+    streamed = [row for row in rows if "solution_index" in row]
+    for puzzle in (1, 2):
+        mine = [row["solution_index"] for row in streamed if row["puzzle"] == puzzle]
+        assert mine == list(range(1, 13))
+    done = [row for row in rows if "status" in row]
+    assert [row["status"] for row in done] == ["multiple", "multiple"]
+
+
+def test_import_csolve_stays_light():
+    code = "import sys, csolve; print('numpy' in sys.modules, 'numba' in sys.modules)"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert r.stdout.split() == ["False", "False"]
+
+
+def test_every_solution_is_valid_and_keeps_the_givens(sudoku):
+    results = csolve.solve("sudoku", PUZZLES / "sudoku" / "9x9-hard.txt", count=True, limit=2)
+    assert results and all(r.status is csolve.Status.SOLVED and r.exact for r in results)
+    for r in results:
+        assert sudoku.validate(r.puzzle, r.solution) == []
+        assert csolve.validate("sudoku", r.solution_line, against=r.puzzle) == []
+
+
+@pytest.mark.parametrize("backend", ["serial", "locked-pool", "work-stealing", "path-stack",
+                                     "interleave"])
+def test_the_backend_named_is_the_backend_that_searched(backend):
+    """A count of thousands of solutions goes past the batch probe to the backend."""
+    (r,) = csolve.solve("sudoku", MANY, backend=backend, workers=2, count=True)
+    assert (r.count, r.exact, r.backend) == (9182, True, backend)
+    if backend != "serial":
+        assert len(r.stats.workers) == 2
+        assert sum(w["nodes"] for w in r.stats.workers) == r.stats.nodes
+
+
+def test_a_file_of_puzzles_is_searched_by_the_backend_named(tmp_path):
+    path = tmp_path / "many.txt"
+    blanked = MANY[:-3] + "..."
+    path.write_text(f"{MANY}\n{blanked}\n{HARD}\n")
+    serial = csolve.solve("sudoku", path, count=True)
+    shared = csolve.solve("sudoku", path, count=True, backend="work-stealing", workers=2)
+    assert [r.count for r in shared] == [r.count for r in serial]
+    assert serial[0].count == 9182 and serial[1].count > 9182 and serial[2].count == 1
+    assert {r.backend for r in shared} == {"work-stealing"}
+    assert len(shared[1].stats.workers) == 2  # past the probe: shared by two workers
+
+
+def test_cli_json_counts_are_equal_on_every_backend(tmp_path):
+    path = tmp_path / "many.txt"
+    path.write_text(f"{MANY}\n{MANY[:-3]}...\n")
+    counts = {}
+    for backend in ("serial", "locked-pool", "message-passing", "static-partition"):
+        r = subprocess.run([sys.executable, "-m", "csolve", "solve", "sudoku", str(path),
+                            "--backend", backend, "--workers", "2", "--count", "--output",
+                            "json"], capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stderr
+        rows = [json.loads(line) for line in r.stdout.splitlines()]
+        assert {row["backend"] for row in rows} == {backend}
+        counts[backend] = [(row["count"], row["exact"]) for row in rows]
+    assert len(set(map(tuple, counts.values()))) == 1, counts
+
+
+def test_solver_streams_results_in_input_order():
+    solver = csolve.Solver("sudoku")
+    puzzles = solver.read(PUZZLES / "sudoku" / "9x9-easy.txt")
+    done = []
+    results = list(solver.iter_solve(puzzles, progress=done.append))
+    assert [r.puzzle.index for r in results] == list(range(len(puzzles)))
+    assert done[-1] == len(puzzles)
+
+
+def test_a_stop_flag_interrupts_every_puzzle():
+    import numpy as np
+
+    ctrl = np.zeros(8, dtype=np.int64)
+    ctrl[0] = 1
+    (r,) = csolve.Solver("sudoku", count=True).iter_solve(MANY, ctrl=ctrl)
+    assert r.status is csolve.Status.INTERRUPTED and not r.exact
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: csolve.solve("nosuch", HARD), "unknown puzzle type 'nosuch'"),
+    (lambda: csolve.solve("sudoku", HARD, backend="nosuch"), "unknown backend 'nosuch'"),
+    (lambda: csolve.solve("sudoku", HARD, backend="serial", k=3), "has no option 'k'"),
+    (lambda: csolve.solve("sudoku", HARD, backend="static-partition", k="x"),
+     "wants a whole number"),
+    (lambda: csolve.solve("sudoku", HARD, rules="nosuch"), "nosuch"),
+    (lambda: csolve.solve("sudoku", "123"), "<text>:1"),
+])
+def test_bad_options_and_input_are_one_line_errors(call, message):
+    with pytest.raises(csolve.CsolveError) as e:
+        call()
+    assert message in str(e.value) and "\n" not in str(e.value)

@@ -1,0 +1,115 @@
+"""The contract kit (csolve.testing) on the built-in plugins: Sudoku, Kakuro, Str8ts, Killer.
+
+Each plugin hands over a few sample puzzles with their known solutions, an under-constrained
+puzzle, bad input and conflicting givens; the kit checks round trips, the batch methods, the
+solutions, counts on every backend, the one-line errors and the light entry point.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from csolve.puzzle import get_puzzle_type
+from csolve.testing import (
+    check_backend_counts,
+    check_input_error,
+    check_light_entry_point,
+    check_puzzle_type,
+    check_solutions,
+)
+
+from .helpers import PUZZLES, shared_file
+
+SAMPLES = {
+    "sudoku": dict(
+        # 4x4, 6x6 (2x3 boxes) and 9x9: runs of one size each
+        puzzles="2.....3......4.1\n.....2...35.61...3.45......2..4...3.\n"
+                ".79.26..5...497...........4..1.....6...64.8.3.2....9...53...1.8.......7..."
+                "78..5.9\n",
+        solutions="2314413212433421\n153462264351612543345126536214421635\n"
+                  "47912638553849762116258379438175924679564281362431895795327416881693547"
+                  "2247861539\n",
+        open_puzzle="1.....4................2......5.....\n",
+        bad_input="1234567890\n",
+        conflicting="11" + "." * 14 + "\n",
+    ),
+    "kakuro": dict(
+        puzzles=(PUZZLES / "kakuro" / "small.txt").read_text(),
+        solutions="- 5, 14, - - / ,3 2 1 13, - / ,10 3 5 2 13, / - ,23 8 6 9 / - - ,9 5 4\n"
+                  "- 3, 31, - 5, 28, - / ,8 2 6 4,13 5 8 7, / ,12 1 8 3 ,7 3 4 / - 10,4 3 1 "
+                  "20,5 4 1 / ,16 7 9 9,17 8 7 2 / ,31 3 5 8 9 6 - / - - ,4 1 3 - -\n",
+        open_puzzle="#    10\\   10\\\n\\10    .     .\n\\10    .     .\n",
+        bad_input="#    10\\   10\\\n\\10    .     x\n",
+        conflicting="#    10\\   10\\\n\\10    5     5\n\\10    .     .\n",
+    ),
+    "str8ts": dict(
+        puzzles=(PUZZLES / "str8ts" / "small.txt").read_text(),
+        solutions="#12#6525163412#543534#1246325134#12#\n##789#645#26785394789##42536754#312#"
+                  "568127439#312#65872143##76834256987#453#789##\n",
+        open_puzzle="................\n",
+        bad_input="...............\n",
+        conflicting="11..............\n",
+    ),
+    "killer": dict(
+        puzzles="ABCD/AAEF/GHHI/JKLI A=7 B=3 C=1 D=4 E=2 F=3 G=3 H=5 I=3 J=4 K=2 L=3\n"
+                "AABB/CDDB/CEFF/CGFH A=4 B=7 C=9 D=5 E=4 F=7 G=1 H=3\n"
+                "AAABCD/EFFBDD/EGHHIJ/KGHLLJ/MMNOLJ/PPPQLL A=13 B=4 C=2 D=10 E=6 F=11 G=5 "
+                "H=10 I=6 J=11 K=5 L=19 M=4 N=2 O=4 P=9 Q=5 box=3x2\n",
+        solutions="ABCD/AAEF/GHHI/JKLI A=7 B=3 C=1 D=4 E=2 F=3 G=3 H=5 I=3 J=4 K=2 L=3 "
+                  "givens=2314142331424231\n"
+                  "AABB/CDDB/CEFF/CGFH A=4 B=7 C=9 D=5 E=4 F=7 G=1 H=3 givens=1324423134122143\n"
+                  "AAABCD/EFFBDD/EGHHIJ/KGHLLJ/MMNOLJ/PPPQLL A=13 B=4 C=2 D=10 E=6 F=11 G=5 "
+                  "H=10 I=6 J=11 K=5 L=19 M=4 N=2 O=4 P=9 Q=5 "
+                  "givens=364125256341415263543612132456621534 box=3x2\n",
+        open_puzzle="AABB/CCDD/EEFF/GGHH A=3 B=7 C=7 D=3 E=3 F=7 G=7 H=3\n",
+        bad_input="AABB/CCDD/EEFF/GG!H A=3\n",
+        conflicting="AABB/CCDD/EEFF/GGHH A=3 B=7 C=7 D=3 E=3 F=7 G=7 H=3 "
+                    "givens=11..............\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(SAMPLES))
+def test_builtin_plugins_keep_the_contract(kind):
+    check_puzzle_type(get_puzzle_type(kind), **SAMPLES[kind], entry_point=kind)
+
+
+def test_killer_keeps_the_contract_on_janko_puzzles_with_known_solutions():
+    """Puzzles and solutions nobody here wrote (the janko.at set's JSON lines carry both)."""
+    killer = get_puzzle_type("killer")
+    lines = shared_file("killer", "janko-killer.jsonl").read_text().splitlines()
+    sample = "\n".join([lines[0], lines[10], lines[20]]) + "\n"  # 4x4, 9x9, 6x6
+    check_solutions(killer, sample, sample)
+
+
+def test_the_kit_catches_a_broken_plugin(tmp_path, monkeypatch):
+    """A validator that ignores the rules, a sample with one solution given as the open one,
+    input csolve accepts, and an entry point that imports numpy: each check fails."""
+    sudoku = get_puzzle_type("sudoku")
+
+    class Forgetful(type(sudoku)):
+        def validate(self, puzzle, solution):
+            return []
+
+    with pytest.raises(AssertionError, match="went unnoticed"):
+        check_solutions(Forgetful(), SAMPLES["sudoku"]["puzzles"])
+    with pytest.raises(AssertionError, match="under-constrained"):
+        check_backend_counts(sudoku, SAMPLES["sudoku"]["puzzles"])
+    with pytest.raises(AssertionError, match="exit code 0"):
+        check_input_error(sudoku, SAMPLES["sudoku"]["puzzles"])
+    # a plugin distribution whose entry point imports numpy at its top
+    (tmp_path / "heavy_plugin.py").write_text(
+        "import numpy  # noqa: F401\nfrom csolve.hookspecs import hookimpl  # noqa: F401\n")
+    info = tmp_path / "heavy_plugin-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: heavy-plugin\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[csolve]\nheavy = heavy_plugin\n")
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    with pytest.raises(AssertionError, match="'heavy' imports numpy"):
+        check_light_entry_point("heavy")
+    check_light_entry_point("kakuro")  # the same environment, a light plugin: passes
+
+
+def test_light_entry_point_check_names_what_it_loaded():
+    with pytest.raises(AssertionError, match="not loaded"):
+        check_light_entry_point("no-such-plugin")

@@ -1,0 +1,179 @@
+"""Sudoku input formats: every format reads back what is written in it (hypothesis), and
+garbage gives a located PuzzleInputError, never another exception."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from csolve.errors import PuzzleInputError
+from csolve.puzzle import get_puzzle_type
+
+SUDOKU = get_puzzle_type("sudoku")
+FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def grids(draw, sizes=(4, 9, 16, 25)):
+    """(n, grid): random values 0..n (0 blank); the readers do not check the rules."""
+    n = draw(st.sampled_from(sizes))
+    blank = draw(st.floats(0, 1))
+    cells = draw(st.lists(st.integers(1, n), min_size=n * n, max_size=n * n))
+    holes = draw(st.lists(st.floats(0, 1), min_size=n * n, max_size=n * n))
+    grid = np.array([0 if h < blank else v for v, h in zip(cells, holes, strict=True)],
+                    dtype=np.int64)
+    if n == 25 and not ((grid >= 1) & (grid <= 9)).any():
+        grid[draw(st.integers(0, n * n - 1))] = draw(st.integers(1, 9))  # see docs/formats.md
+    return n, grid
+
+
+def read(text: str, fmt: str | None = None) -> list[np.ndarray]:
+    return [p.data for p in SUDOKU.parse(text, "f.txt", fmt)]
+
+
+def puzzle(n: int, grid: np.ndarray):
+    from csolve_sudoku.formats import default_alphabet
+
+    from csolve.puzzle import Puzzle
+
+    return Puzzle("sudoku", "x", 1, 0, grid, "line", {"n": n, "alphabet": default_alphabet(n)})
+
+
+def rows_of(grid: np.ndarray, n: int) -> list[str]:
+    sym = "." + "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    return ["".join(sym[v] for v in grid[r * n:(r + 1) * n]) for r in range(n)]
+
+
+@FUZZ
+@given(grids(), st.sampled_from(["", " ;  #rating 7.2", "\t7.2\tcomment", "  12.5"]))
+def test_line_format_with_trailing_fields(case, tail):
+    n, grid = case
+    line = SUDOKU.format_line(puzzle(n, grid), None)
+    (got,) = SUDOKU.parse(line + tail + "\n", "f.txt")
+    assert got.fmt == "line" and (got.data == grid).all()
+    assert got.meta.get("comment", "") == tail.strip()
+
+
+@FUZZ
+@given(st.lists(grids(sizes=(4, 9, 16, 25, 36)), min_size=1, max_size=3), st.booleans())
+def test_grid_writer_reads_back(cases, blank_lines):
+    text = ("\n\n" if blank_lines else "\n").join(
+        SUDOKU.format_grid(puzzle(n, g), None) for n, g in cases)
+    got = read(text + "\n")
+    assert len(got) == len(cases)
+    for (_, g), back in zip(cases, got, strict=True):
+        assert (back == g).all()
+
+
+@FUZZ
+@given(grids(sizes=(9,)), st.sampled_from([".", "0"]))
+def test_simple_sudoku_frames(case, blank):
+    n, grid = case
+    rows = [r.replace(".", blank) for r in rows_of(grid, n)]
+    body = []
+    for i, r in enumerate(rows):
+        if i and i % 3 == 0:
+            body.append("|---+---+---|")
+        body.append(f"|{r[:3]}|{r[3:6]}|{r[6:]}|")
+    text = "*-----------*\n" + "\n".join(body) + "\n*-----------*\n"
+    (back,) = read(text)
+    assert (back == grid).all()
+
+
+@FUZZ
+@given(grids(sizes=(9,)), st.booleans())
+def test_sdk_files(case, sadman):
+    n, grid = case
+    rows = "\n".join(rows_of(grid, n))
+    if sadman:
+        text = f"[Puzzle]\n{rows}\n[State]\n{rows}\n"
+    else:
+        text = f"#ARuud\n#DA puzzle\n#LEasy\n{rows}\n"
+    (p,) = SUDOKU.parse(text, "f.sdk")
+    assert p.fmt == "sdk" and (p.data == grid).all()
+    if not sadman:
+        assert p.meta["author"] == "Ruud" and p.meta["level"] == "Easy"
+
+
+@FUZZ
+@given(st.lists(grids(sizes=(4, 9, 16)), min_size=1, max_size=3))
+def test_pretty_output_reads_back(cases):
+    text = "\n".join(f"f.txt:{i} solved in 1 ms\n" + SUDOKU.render(puzzle(n, g), None).plain
+                     for i, (n, g) in enumerate(cases))
+    got = read(text + "\n")
+    assert [len(g) for g in got] == [len(g) for _, g in cases]
+    for (_, g), back in zip(cases, got, strict=True):
+        assert (back == g).all()
+
+
+@FUZZ
+@given(grids(sizes=(4, 9, 16, 25)), st.booleans())
+def test_numbers_format(case, one_line):
+    n, grid = case
+    if one_line:
+        text = " ".join(map(str, grid))
+    else:
+        text = "\n".join(" ".join(map(str, grid[r * n:(r + 1) * n])) for r in range(n))
+    (back,) = read(text + "\n")
+    assert (back == grid).all()
+
+
+GARBAGE = st.text(alphabet=st.sampled_from(list("0123456789.abcAG#|+-*=[]; \t\n┃━Puzzle")),
+                  max_size=300)
+
+
+@FUZZ
+@given(GARBAGE, st.sampled_from([None, "line", "numbers", "grid", "sdk"]))
+def test_garbage_is_a_located_input_error(text, fmt):
+    try:
+        puzzles = SUDOKU.parse(text, "g.txt", fmt)
+    except PuzzleInputError as e:
+        assert str(e).startswith("g.txt")
+        return
+    for p in puzzles:  # whatever was read is a well-formed grid
+        n = p.meta["n"]
+        assert p.data.shape == (n * n,) and ((p.data >= 0) & (p.data <= n)).all()
+
+
+@pytest.mark.parametrize(("text", "where"), [
+    ("*-----------*\n|2..|1.5|..3|\n|.54|...|71.|\n|.1.|2x3|.8.|\n" + "|.........|\n" * 6,
+     "f.txt:4:7"),
+    ("2..1.5..3\n.54...71.\n.1.2.3.8.\n6.28.73.4\n.........\n1.53.98.6\n.2.7.1.6.\n.81...24\n"
+     "7..4.2..1\n", "f.txt:8:9"),
+    ("#ARuud\n" + "123456789\n" * 8 + "1234567890\n", "f.txt:10:10"),
+])
+def test_errors_name_line_and_column(text, where):
+    with pytest.raises(PuzzleInputError) as e:
+        SUDOKU.parse(text, "f.txt")
+    assert str(e.value).startswith(where + ":")
+
+
+@pytest.mark.parametrize("kind", ["sudoku", "kakuro", "str8ts"])
+def test_grid_writer_of_every_type_reads_back(kind):
+    """``format_grid`` of each puzzle and of its (validated) solution reads back as the same
+    grid, several puzzles one after another."""
+    from csolve.solver import SolveOptions, solve_one
+
+    from .helpers import PUZZLES
+
+    ptype = get_puzzle_type(kind)
+    path = PUZZLES / kind / ("9x9-hard.txt" if kind == "sudoku" else "small.txt")
+    puzzles = ptype.parse(path.read_text(), str(path))
+    written, solved = [], []
+    for p in puzzles:
+        (solution,) = solve_one(ptype, p, SolveOptions(limit=1)).solutions
+        assert ptype.validate(p, solution) == []
+        written.append(ptype.format_grid(p, None))
+        solved.append(ptype.format_grid(p, solution))
+    for text, want in ((written, [ptype.format_line(p, None) for p in puzzles]),
+                       (solved, None)):
+        back = ptype.parse("\n\n".join(text) + "\n", "back.txt")
+        assert len(back) == len(puzzles)
+        if want is not None:
+            assert [ptype.format_line(b, None) for b in back] == want
+        else:
+            for p, b in zip(puzzles, back, strict=True):
+                assert ptype.is_complete(b)
+                assert ptype.validate(p, ptype.as_solution(b)) == []

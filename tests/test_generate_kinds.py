@@ -1,0 +1,109 @@
+"""Generating Kakuro and Str8ts: one solution (counted), valid, reproducible whatever the
+number of workers, readable back, and graded when a difficulty is asked for."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from csolve.generate import GenerateOptions, generate_puzzles
+from csolve.grading import rate
+from csolve.puzzle import get_puzzle_type
+from csolve.solver import SolveOptions, solve_one
+
+KINDS = [("kakuro", 9), ("kakuro", 6), ("str8ts", 9), ("str8ts", 6)]
+
+
+def generated(kind, size, count, seed, workers=1, **options):
+    ptype = get_puzzle_type(kind)
+    opts = GenerateOptions(size=size, **options)
+    return ptype, list(generate_puzzles(ptype, opts, count, seed, workers=workers))
+
+
+def assert_unique_and_valid(ptype, g):
+    """Counted to the end by the solver (every solution, not just two), and validated; read
+    back from its line, it is the same puzzle."""
+    assert ptype.validate(g.puzzle, g.solution) == []
+    r = solve_one(ptype, g.puzzle, SolveOptions(limit=0))
+    assert r.exact and r.count == 1
+    assert ptype.validate(g.puzzle, r.solutions[0]) == []
+    assert (r.solutions[0] == g.solution).all()
+    line = ptype.format_line(g.puzzle, None)
+    (back,) = ptype.parse(line + "\n", "<line>")
+    assert ptype.format_line(back, None) == line
+    again = solve_one(ptype, back, SolveOptions(limit=2,
+                                                   rules=("elimination", "naked-pair")))
+    assert again.count == 1 and (again.solutions[0] == g.solution).all()
+
+
+@pytest.mark.parametrize("kind,size", KINDS)
+def test_generated_puzzles_have_one_solution(kind, size):
+    ptype, gs = generated(kind, size, 4, seed=11)
+    assert len(gs) == 4
+    for g in gs:
+        assert_unique_and_valid(ptype, g)
+
+
+@pytest.mark.parametrize("kind", ["kakuro", "str8ts"])
+def test_same_seed_same_puzzles_whatever_the_workers(kind):
+    ptype, one = generated(kind, 7, 6, seed=3, workers=1)
+    _, two = generated(kind, 7, 6, seed=3, workers=2)
+    lines = [ptype.format_line(g.puzzle, None) for g in one]
+    assert lines == [ptype.format_line(g.puzzle, None) for g in two]
+    assert len(set(lines)) == 6  # nothing lost, nothing repeated
+    for a, b in zip(one, two, strict=True):
+        assert (a.solution == b.solution).all()
+
+
+@pytest.mark.parametrize("kind", ["kakuro", "str8ts"])
+def test_symmetric_layouts(kind):
+    ptype, gs = generated(kind, 8, 2, seed=5, symmetry="rot180")
+    for g in gs:
+        d = g.puzzle.data
+        white = (d.kind == 1) if kind == "kakuro" else (d.kind == 0)
+        inner = white[1:, 1:] if kind == "kakuro" else white
+        assert (inner == inner[::-1, ::-1]).all()
+        assert_unique_and_valid(ptype, g)
+
+
+@pytest.mark.parametrize("kind", ["kakuro", "str8ts"])
+def test_difficulty_goes_through_the_grader(kind):
+    want = "medium"
+    ptype = get_puzzle_type(kind)
+    out = list(generate_puzzles(ptype, GenerateOptions(size=6), 2, seed=2,
+                                difficulty=want, tries=50))
+    for g in out:
+        assert g.grade == want == rate(ptype, g.puzzle).level
+        assert_unique_and_valid(ptype, g)
+
+
+@pytest.mark.parametrize("kind", ["kakuro", "str8ts"])
+def test_cli_generate_piped_to_solve_count(kind):
+    gen = subprocess.run([sys.executable, "-m", "csolve", "generate", kind, "--size", "9",
+                          "--count", "5", "--seed", "1"], capture_output=True, text=True,
+                         check=True)
+    assert len(gen.stdout.splitlines()) == 5
+    solved = subprocess.run([sys.executable, "-m", "csolve", "solve", kind, "-", "--count",
+                             "--output", "line"], input=gen.stdout, capture_output=True,
+                            text=True)
+    assert solved.returncode == 0, solved.stderr
+    assert solved.stdout.split() == ["1"] * 5
+
+
+def test_bad_size_is_one_line_and_exit_2():
+    for kind, size in (("kakuro", "3"), ("str8ts", "10")):
+        r = subprocess.run([sys.executable, "-m", "csolve", "generate", kind, "--size", size,
+                            "--seed", "1"], capture_output=True, text=True)
+        assert r.returncode == 2
+        assert r.stderr.strip().splitlines()[-1].startswith("csolve: error:")
+        assert "Traceback" not in r.stderr
+
+
+def test_kakuro_runs_are_two_to_nine_cells():
+    _ptype, gs = generated("kakuro", 12, 3, seed=8)
+    for g in gs:
+        assert all(2 <= len(run.cells) <= 9 for run in g.puzzle.data.runs)
+        assert np.count_nonzero(g.puzzle.data.values) < len(g.puzzle.data.whites)

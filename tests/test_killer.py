@@ -1,0 +1,208 @@
+"""Killer Sudoku: the janko.at set's known solutions, the bundled puzzles, the text and JSON
+forms, one-line errors, the sum rule kept whatever rules are chosen, and generation."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from csolve.errors import PuzzleInputError
+from csolve.generate import GenerateOptions, generate_puzzles
+from csolve.solver import SolveOptions, Status, solve_one, solve_puzzles
+
+from .helpers import PUZZLES, shared_file
+from .test_cli import run, write
+
+SMALL = PUZZLES / "killer" / "small.txt"
+BLOCKS = PUZZLES / "killer" / "blocks.txt"
+#: a 4x4 with several solutions: each cage is a pair {1,2} or {3,4}
+OPEN_4 = "AABB/CCDD/EEFF/GGHH A=3 B=7 C=7 D=3 E=3 F=7 G=7 H=3"
+
+
+def brute_force_killer(killer, p) -> int:
+    """Solutions of a 4x4 Killer: every 4x4 Sudoku grid (rows of distinct digits, pruned on
+    columns and boxes) checked by the validator; no csolve search."""
+    from itertools import permutations
+
+    rows = list(permutations(range(1, 5)))
+
+    def fits(grid: list[tuple[int, ...]]) -> bool:
+        r = len(grid) - 1
+        for c in range(4):
+            if any(grid[k][c] == grid[r][c] for k in range(r)):
+                return False
+        if r % 2:
+            for b in (0, 2):
+                if len({*grid[r - 1][b:b + 2], *grid[r][b:b + 2]}) != 4:
+                    return False
+        return True
+
+    def grids(grid):
+        if len(grid) == 4:
+            yield grid
+            return
+        for row in rows:
+            if fits([*grid, row]):
+                yield from grids([*grid, row])
+
+    return sum(killer.validate(p, np.array([v for row in g for v in row])) == []
+               for g in grids([]))
+
+
+@pytest.fixture(scope="module")
+def killer():
+    from csolve.puzzle import get_puzzle_type
+
+    return get_puzzle_type("killer")
+
+
+def test_janko_set_gives_the_known_solutions(killer, capsys):
+    path = shared_file("killer", "janko-killer.jsonl")
+    code, out, err = run(capsys, "solve", "killer", str(path), "--output", "json")
+    assert code == 0, err
+    puzzles = killer.parse(path.read_text(), str(path))
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert len(rows) == len(puzzles) == 405
+    ambiguous = 0
+    for p, row in zip(puzzles, rows, strict=True):
+        sol = np.array(row["solution"]).reshape(-1)
+        assert killer.validate(p, sol) == []
+        if not (sol == p.data.solution).all():
+            # a few janko.at puzzles have more than one solution under these rules: the
+            # known one must be among them, and the one found must be valid (checked above)
+            r = solve_one(killer, p, SolveOptions(limit=0, keep=16))
+            assert r.exact and 1 < r.count <= 16
+            assert any((s == p.data.solution).all() for s in r.solutions)
+            ambiguous += 1
+    assert ambiguous <= 10
+
+
+def test_bundled_puzzles_have_one_solution_that_validates(killer):
+    for path in (SMALL, BLOCKS):
+        puzzles = killer.parse(path.read_text(), str(path))
+        results = solve_puzzles(killer, puzzles, SolveOptions(limit=2))
+        for p, r in zip(puzzles, results, strict=True):
+            assert r.status is Status.SOLVED and r.count == 1, p.where
+            assert killer.validate(p, r.solutions[0]) == []
+    sizes = {p.data.n for p in killer.parse(SMALL.read_text(), "s")}
+    assert sizes == {4, 6, 8, 9}
+
+
+def test_the_block_form_reads_like_the_line_form(killer):
+    a, b = killer.parse(BLOCKS.read_text(), "blocks.txt")
+    assert a.line == 4 and b.line == 20
+    assert a.data.structure() == b.data.structure()
+    assert int((a.data.givens > 0).sum()) == 3 and not b.data.givens.any()
+    (line,) = killer.parse(killer.format_line(a, None) + "\n", "<round>")
+    assert line.data.structure() == a.data.structure()
+    assert (line.data.givens == a.data.givens).all()
+
+
+@pytest.mark.parametrize("which", ["text", "json"])
+def test_format_line_reads_back(killer, which):
+    text = SMALL.read_text() if which == "text" else \
+        shared_file("killer", "janko-killer.jsonl").read_text()
+    puzzles = killer.parse(text, "<in>")[:40]
+    for p, r in zip(puzzles, solve_puzzles(killer, puzzles), strict=True):
+        line = killer.format_line(p, None)
+        (q,) = killer.parse(line + "\n", "<round>")
+        assert q.fmt == which and killer.format_line(q, None) == line
+        assert q.data.structure() == p.data.structure()
+        (s,) = killer.parse(killer.format_line(p, r.solutions[0]) + "\n", "<sol>")
+        assert killer.is_complete(s)
+        assert killer.validate(p, killer.as_solution(s)) == []
+
+
+def test_the_sum_rule_is_kept_whatever_rules_are_chosen(killer):
+    (p,) = killer.parse(OPEN_4 + "\n", "<open>")
+    want = brute_force_killer(killer, p)
+    assert want > 1
+    for rules in (None, ("elimination",), ("elimination", "naked-pair")):
+        assert "kakuro-sum" in killer.model(p, rules).rules
+        r = solve_one(killer, p, SolveOptions(limit=0, rules=rules, keep=want))
+        assert (r.count, r.exact) == (want, True)
+        for s in r.solutions:
+            assert killer.validate(p, s) == []
+
+
+def test_a_wrong_solution_is_refused(killer):
+    (p,) = killer.parse(SMALL.read_text().splitlines()[2] + "\n", "<s>")
+    r = solve_one(killer, p, SolveOptions(limit=1))
+    bad = r.solutions[0].copy()
+    bad[[0, 1]] = bad[[1, 0]]
+    problems = killer.validate(p, bad)
+    assert problems and any("cage" in x or "column" in x for x in problems)
+
+
+@pytest.mark.parametrize("text,where,what", [
+    ("AB/CD A=1 B=2 C=3 D=4\n", "f.txt:1", "Killer grids are 4x4"),
+    ("AABB/CCDD/EEFF/GG!H A=3\n", "f.txt:1:3", "one letter or digit"),
+    ("AABB/CCDD/EEFF/GGHH A=3 B=7 C=7 D=3 E=3 F=7 G=7\n", "f.txt:1", "cage 'H' has no sum"),
+    ("AABB/CCDD/EEFF/GGHH A=3 B=x\n", "f.txt:1:25", "not a number"),
+    ("AABB/CCDD/EEFF/GGHH A=3 B=7 C=7 D=3 E=3 F=7 G=7 H=3 givens=12\n", "f.txt:1",
+     "givens hold 2 symbols"),
+    ("{\"problem\": \"4 4\\n1 2\"}\n", "f.txt:1", "'problem'"),
+    ("{bad json\n", "f.txt:1:2", "not valid JSON"),
+    ("AABB\nCCDD\nEEFF\n", "f.txt:3", "no LABEL=SUM line"),
+])
+def test_bad_input_is_one_line_with_exit_2(tmp_path, capsys, text, where, what):
+    path = write(tmp_path, text, "f.txt")
+    code, out, err = run(capsys, "solve", "killer", path)
+    assert code == 2
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert f"{tmp_path / where}" in err and what in err
+
+
+@pytest.mark.parametrize("extra,what", [
+    ("givens=11..............", "conflicting givens: value 1 twice in row 1"),
+    ("givens=3...............", "conflicting givens: cage 3 at r1c1 cannot hold [3]"),
+])
+def test_conflicting_givens_exit_2(tmp_path, capsys, extra, what):
+    path = write(tmp_path, OPEN_4 + " " + extra + "\n", "g.txt")
+    code, out, err = run(capsys, "solve", "killer", path)
+    assert code == 2 and f"g.txt:1: {what}" in err
+
+
+def test_impossible_cage_sum_is_refused(killer):
+    (p,) = killer.parse("AABB/CCDD/EEFF/GGHH A=9 B=7 C=7 D=3 E=3 F=7 G=7 H=3\n", "h.txt")
+    with pytest.raises(PuzzleInputError, match="h.txt:1: cage 9 at r1c1 cannot be made"):
+        killer.check(p)
+
+
+def test_render_shows_the_cage_sums(killer):
+    from rich.console import Console
+
+    (p,) = killer.parse(SMALL.read_text().splitlines()[2] + "\n", "<s>")
+    console = Console(width=100, record=True, color_system=None)
+    console.print(killer.render(p, None))
+    text = console.export_text()
+    for total in set(p.data.sums):
+        assert str(total) in text
+    assert len(text.splitlines()) == 3 * 4 + 1
+
+
+def test_validate_command_checks_the_solutions_a_json_file_carries(capsys):
+    path = shared_file("killer", "janko-killer.jsonl")
+    code, out, err = run(capsys, "validate", "killer", str(path))
+    assert code == 0 and out.count("valid") == 405
+
+
+def test_box_option_reshapes_killer_boxes(tmp_path, capsys):
+    lines = SMALL.read_text().splitlines()
+    six = next(ln for ln in lines if "box=3x2" in ln)
+    path = write(tmp_path, six.replace(" box=3x2", "") + "\n", "six.txt")
+    code, out, err = run(capsys, "solve", "killer", path, "--box", "3x2", "--count")
+    assert code == 0 and out.strip() == "1"
+
+
+@pytest.mark.parametrize("size,box", [(4, None), (6, None), (6, "3x2"), (9, None)])
+def test_generated_puzzles_have_one_solution(killer, size, box):
+    for g in generate_puzzles(killer, GenerateOptions(size=size, box=box), 2, seed=size):
+        p = g.puzzle
+        assert killer.validate(p, g.solution) == []
+        (q,) = killer.parse(killer.format_line(p, None) + "\n", "<gen>")
+        r = solve_one(killer, q, SolveOptions(limit=0))
+        assert (r.count, r.exact) == (1, True)
+        assert (r.solutions[0] == g.solution).all()

@@ -1,0 +1,154 @@
+"""explain, hint, rate and solve --explain on Kakuro, Str8ts and a third-party type, and
+multiple solutions named as such."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from csolve.grading import NOT_UNIQUE, rate
+from csolve.model import Model, ModelBuilder
+from csolve.puzzle import Puzzle, PuzzleType, get_puzzle_type
+
+from .helpers import PUZZLES
+from .test_constraint_rules import run
+from .test_plugin_tutorial import latin  # noqa: F401 (fixture)
+
+KAKURO = str(PUZZLES / "kakuro" / "small.txt")
+STR8TS = str(PUZZLES / "str8ts" / "small.txt")
+# two solutions: the 1s and 2s of a 2x2 block can swap
+KAKURO_TWO = "#  3\\  3\\\n\\3  .  .\n\\3  .  .\n"
+
+
+def test_explain_kakuro_names_runs_combinations_and_losses(capsys, monkeypatch):
+    code, out, err = run(capsys, monkeypatch, "explain", "kakuro", KAKURO, "--output", "line")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == ("run r2c2-r2c3 (sum 3 in 2): combinations {1,2}: r2c2 loses 3, 4, 5, "
+                        "6, 7, 8, 9; r2c3 loses 3, 4, 5, 6, 7, 8, 9")
+    assert ("run r2c3-r4c3 (sum 14 in 3): with the cells' candidates, only {1,5,8} fit: "
+            "r2c3 loses 2; r3c3 loses 1, 2, 6; r4c3 loses 6, 9") in lines
+    assert not any("guess" in line for line in lines)
+
+
+def test_explain_str8ts_names_compartment_ranges(capsys, monkeypatch):
+    code, out, err = run(capsys, monkeypatch, "explain", "str8ts", STR8TS, "--output", "json")
+    assert code == 0, err
+    first, second = (json.loads(line) for line in out.splitlines())
+    texts = [s["text"] for s in first["steps"]]
+    assert texts[0] == ("compartment r4c1-r4c3 can only be a straight within 2..5: "
+                        "r4c1 loses 1, 6")
+    assert any("is its only place" in t for t in texts)
+    ptype = get_puzzle_type("str8ts")
+    p = ptype.parse(open(STR8TS).read(), STR8TS)[0]
+    assert ptype.validate(p, np.array(first["solution"])) == []
+    assert first["rating"]["level"] == "medium" and second["rating"]["solutions"] == 1
+
+
+@pytest.mark.parametrize("kind,path", [("kakuro", KAKURO), ("str8ts", STR8TS)])
+def test_hint_rate_and_solve_explain(capsys, monkeypatch, kind, path):
+    code, out, err = run(capsys, monkeypatch, "hint", kind, path, "--output", "line")
+    assert code == 0, err
+    assert len(out.splitlines()) == 2  # one step per puzzle
+    code, out, err = run(capsys, monkeypatch, "rate", kind, path, "--output", "json")
+    assert code == 0, err
+    for line in out.splitlines():
+        r = json.loads(line)
+        assert r["level"] in ("easy", "medium", "hard", "expert", "evil")
+        assert r["solutions"] == 1
+    code, out, err = run(capsys, monkeypatch, "solve", kind, path, "--explain", "--output",
+                         "line")
+    assert code == 0, err
+    assert "loses" in out
+
+
+def test_several_solutions_are_named_not_rated_evil(capsys, monkeypatch, tmp_path):
+    f = tmp_path / "two.txt"
+    f.write_text(KAKURO_TWO)
+    code, out, _ = run(capsys, monkeypatch, "rate", "kakuro", str(f), "--output", "line")
+    assert code == 0 and out.split()[0] == "not-unique"
+    code, out, _ = run(capsys, monkeypatch, "rate", "kakuro", str(f), "--output", "json")
+    assert json.loads(out)["level"] == NOT_UNIQUE
+    code, out, _ = run(capsys, monkeypatch, "explain", "kakuro", str(f), "--output", "line")
+    assert code == 0 and "several solutions" in out.splitlines()[-1]
+    ptype = get_puzzle_type("kakuro")
+    r = rate(ptype, ptype.parse(KAKURO_TWO, "two")[0])
+    assert r.level == NOT_UNIQUE and r.solutions == 2
+
+
+class _Latin(PuzzleType):
+    """A third-party type with a constraint rule that has no step finder: a 3x3 Latin square
+    whose first row's two ends must be consecutive (the Str8ts rule), as a flat grid of
+    givens. With r2c2 = 1 and r2c3 = 2 it has two Latin squares and one solution."""
+
+    name = "latin-test"
+    constraint_rules = ("str8ts-straight",)
+
+    def model(self, puzzle: Puzzle, rules: tuple[str, ...] | None = None) -> Model:
+        from csolve_str8ts.rules import STRAIGHT
+
+        b = ModelBuilder(9, 3)
+        for i in range(3):
+            b.add_group([3 * i + j for j in range(3)])
+        for j in range(3):
+            b.add_group([3 * i + j for i in range(3)])
+        b.add_group([0, 2], alldiff=False, tag=STRAIGHT, param=0)
+        for c, v in enumerate(puzzle.data):
+            if v:
+                b.restrict(c, [v])
+        return b.build(rules or ("elimination",))
+
+    def decode(self, puzzle, masks):
+        return np.array([int(m).bit_length() for m in masks])
+
+    def validate(self, puzzle, solution):
+        g = solution.reshape(3, 3)
+        ok = all(len(set(r)) == 3 for r in g.tolist()) and all(
+            len(set(c)) == 3 for c in g.T.tolist()) and abs(int(g[0, 0]) - int(g[0, 2])) == 1
+        kept = all(v == 0 or v == s for v, s in zip(puzzle.data, solution, strict=True))
+        return [] if ok and kept else ["not a solution"]
+
+    def check(self, puzzle):
+        pass
+
+
+def test_a_third_party_type_is_explained_and_graded_with_generic_tactics():
+    from csolve.grading import find_solution, stepper
+
+    ptype = _Latin()
+    p = Puzzle(ptype.name, "<test>", 1, 0, np.array([0, 0, 0, 0, 1, 2, 0, 0, 0]))
+    count, solution = find_solution(ptype, p)
+    assert count == 1 and ptype.validate(p, solution) == []
+    st = stepper(ptype, p, None, solution)
+    assert st.skipped == ["str8ts-straight"]  # no finder: its deductions become guesses
+    steps = list(st.steps())
+    assert st.board.solved()
+    assert (ptype.decode(p, st.masks()) == solution).all()
+    assert {s.tactic for s in steps} <= {"elimination", "hidden-single", "guess"}
+    assert rate(ptype, p).level in ("easy", "evil")
+
+
+@pytest.mark.usefixtures("latin")
+def test_the_tutorial_plugin_is_explained_and_rated_on_the_command_line(
+        capsys, monkeypatch, tmp_path):
+    """docs/plugins.md's Latin squares, a third-party type with no step finder of its own."""
+    f = tmp_path / "latin.txt"
+    f.write_text("12.." + "." * 12 + "\n")  # a 4x4 with many ways to finish it
+    for command in ("explain", "hint", "rate"):
+        code, out, err = run(capsys, monkeypatch, command, "latin", str(f), "--output", "json")
+        assert code == 0, err
+        obj = json.loads(out)
+        if command == "rate":
+            assert obj["level"] == NOT_UNIQUE and obj["solutions"] == 2
+        else:
+            assert obj["steps"]
+    code, out, err = run(capsys, monkeypatch, "explain", "latin", str(f), "--output", "line")
+    assert code == 0 and "several solutions" in out.splitlines()[-1]
+    f.write_text("1234214334124...\n")  # one way to finish it
+    code, out, err = run(capsys, monkeypatch, "solve", "latin", str(f), "--explain",
+                         "--output", "json")
+    assert code == 0, err
+    obj = json.loads(out)
+    assert obj["rating"]["level"] == "easy" and obj["rating"]["solutions"] == 1

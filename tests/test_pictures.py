@@ -1,0 +1,248 @@
+"""SVG and HTML pictures: well-formed documents with what they promise in them, the CLI's
+``render`` and ``explain --output svg|html``, and (when Chromium is installed) a real
+browser drawing them."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import struct
+import subprocess
+import zlib
+from xml.etree import ElementTree as ET
+
+import numpy as np
+import pytest
+
+from csolve.cli.render import step_pictures
+from csolve.grading import model_values
+from csolve.puzzle import get_puzzle_type
+from csolve.solver import SolveOptions, solve_one
+from csolve.svg import FILLED, GIVEN, ON_SHADE, REMOVED, Canvas, html_page, stack
+
+from .helpers import PUZZLES
+from .test_cli import run
+
+NS = "{http://www.w3.org/2000/svg}"
+HARD = PUZZLES / "sudoku" / "9x9-hard.txt"
+FILES = {"sudoku": HARD, "kakuro": PUZZLES / "kakuro" / "small.txt",
+         "str8ts": PUZZLES / "str8ts" / "small.txt"}
+
+
+def parse_svg(text: str) -> ET.Element:
+    root = ET.fromstring(text)
+    assert root.tag == NS + "svg"
+    assert float(root.get("width")) > 0 and float(root.get("height")) > 0
+    return root
+
+
+def texts(root: ET.Element, fill: str | None = None, bold: bool | None = None) -> list[str]:
+    out = []
+    for t in root.iter(NS + "text"):
+        if fill is not None and t.get("fill") != fill:
+            continue
+        if bold is not None and (t.get("font-weight") == "bold") != bold:
+            continue
+        out.append(t.text)
+    return out
+
+
+def solved(kind: str):
+    ptype = get_puzzle_type(kind)
+    p = ptype.parse(FILES[kind].read_text(), str(FILES[kind]))[0]
+    r = solve_one(ptype, p, SolveOptions(limit=1))
+    (solution,) = r.solutions
+    assert ptype.validate(p, solution) == []
+    return ptype, p, solution
+
+
+@pytest.mark.parametrize("kind", sorted(FILES))
+def test_givens_black_and_filled_values_blue(kind):
+    ptype, p, solution = solved(kind)
+    puzzle_only = parse_svg(ptype.to_svg(p, None))
+    drawn = parse_svg(ptype.to_svg(p, solution))
+    givens = texts(puzzle_only, GIVEN, bold=True)
+    assert texts(puzzle_only, FILLED) == []
+    assert texts(drawn, GIVEN, bold=True) == givens
+    # the filled values are the solution's, in reading order, and only the open cells'
+    given = p.data if kind == "sudoku" else ptype.cell_values(p, p.data.values)
+    values = model_values(ptype, p, ptype.model(p), solution)
+    assert len(given) == len(values)
+    want = [str(v) for v, g in zip(values, given, strict=True)
+            if not g]
+    assert want and texts(drawn, FILLED) == want
+    if kind == "kakuro":  # the clues, white on black
+        sums = [str(int(s)) for s in np.concatenate([p.data.down.ravel(), p.data.right.ravel()])
+                if s]
+        assert sorted(texts(drawn, ON_SHADE)) == sorted(sums)
+
+
+@pytest.mark.parametrize("n", [4, 16, 25, 36, 64])
+def test_every_sudoku_size(n):
+    sudoku = get_puzzle_type("sudoku")
+    grid = np.zeros(n * n, dtype=np.int64)
+    grid[:n] = np.arange(1, n + 1)  # the first row given
+    (p,) = sudoku.parse(sudoku.format_grid(
+        sudoku.parse(" ".join(map(str, grid)) + "\n", "x")[0], None) + "\n", "x")
+    assert (p.data == grid).all()
+    root = parse_svg(sudoku.to_svg(p, None))
+    want = [("123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[v - 1] if n <= 35 else str(v))
+            for v in range(1, n + 1)]
+    assert texts(root, GIVEN, bold=True) == want
+
+
+def test_step_pictures_mark_the_step():
+    sudoku = get_puzzle_type("sudoku")
+    p = sudoku.parse(HARD.read_text(), str(HARD))[0]
+    items, count = step_pictures(sudoku, p, None)
+    assert count == 1
+    headings = [h for h, _, _ in items]
+    assert headings[-1].endswith("solved")
+    removals = 0
+    for _heading, svg, _ in items:
+        root = parse_svg(svg)
+        assert root.find(NS + "title") is not None
+        red = [c for c in root.iter(NS + "circle") if c.get("fill") == REMOVED]
+        removals += len(red)
+    assert removals > 0  # the hard puzzle needs eliminations, drawn as red discs
+    # the last picture is the solved grid: every cell holds a value
+    last = parse_svg(items[-1][1])
+    assert len(texts(last, GIVEN, bold=True)) + len(texts(last, FILLED)) == 81
+
+
+def test_stack_nests_every_document():
+    docs = [Canvas(100 + 10 * i, 50, f"d{i}") for i in range(3)]
+    for i, d in enumerate(docs):
+        d.text(10, 10, f"<{i}&>", 12)
+    root = parse_svg(stack([d.document() for d in docs], gap=10, title="all"))
+    inner = root.findall(NS + "svg")
+    assert len(inner) == 3
+    assert [float(s.get("y")) for s in inner] == [0, 60, 120]
+    assert float(root.get("width")) == 120 and float(root.get("height")) == 170
+    assert [t.text for t in root.iter(NS + "text")] == ["<0&>", "<1&>", "<2&>"]
+
+
+def test_html_page_holds_each_picture():
+    page = html_page("T <1>", [("a & b", Canvas(10, 10).document(), "note <x>")] * 2)
+    assert page.startswith("<!DOCTYPE html>") and "T &lt;1&gt;" in page
+    svgs = re.findall(r"<svg\b.*?</svg>", page, re.S)
+    assert len(svgs) == 2 and all(parse_svg(s) is not None for s in svgs)
+    assert "note &lt;x&gt;" in page
+
+
+def test_render_command(capsys, tmp_path):
+    code, out, _ = run(capsys, "render", "sudoku", str(HARD), "--solve")
+    assert code == 0
+    root = parse_svg(out)
+    assert len(root.findall(NS + "svg")) == 5
+    code, out, _ = run(capsys, "render", "kakuro", str(FILES["kakuro"]), "--output", "html")
+    assert code == 0 and out.startswith("<!DOCTYPE html>") and out.count("<svg ") == 2
+    code, _, err = run(capsys, "render", "sudoku", str(HARD), "--output", "png")
+    assert code == 2 and "png" in err
+    nosol = tmp_path / "nosol.txt"
+    nosol.write_text("1..4..2..3..4..1\n")
+    code, out, _ = run(capsys, "render", "sudoku", str(nosol), "--solve")
+    assert code == 1 and parse_svg(out) is not None
+
+
+def test_explain_pictures_command(capsys, tmp_path):
+    one = tmp_path / "one.txt"
+    one.write_text(HARD.read_text().splitlines()[1] + "\n")
+    code, out, _ = run(capsys, "explain", "sudoku", str(one), "--output", "svg")
+    assert code == 0
+    pictures = parse_svg(out).findall(NS + "svg")
+    code, words, _ = run(capsys, "explain", "sudoku", str(one), "--output", "line")
+    assert code == 0
+    steps = [ln for ln in words.splitlines() if ln.strip()]
+    assert len(pictures) == len(steps) + 1  # one per step, then the solved grid
+    code, out, _ = run(capsys, "explain", "str8ts", str(FILES["str8ts"]), "--output", "html")
+    assert code == 0 and out.count("<svg ") >= 2
+
+
+# --- a real browser ------------------------------------------------------------------------
+
+def _browser() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome", "chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+def _png_pixels(data: bytes) -> np.ndarray:
+    """RGB(A) pixels of a non-interlaced 8-bit PNG (what Chromium writes), no libraries."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, header = 8, b"", None
+    while pos < len(data):
+        (length,) = struct.unpack(">I", data[pos:pos + 4])
+        kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    width, height, depth, colour, _, _, interlace = header
+    assert depth == 8 and interlace == 0 and colour in (2, 6)
+    bpp = 3 if colour == 2 else 4
+    raw = np.frombuffer(zlib.decompress(idat), dtype=np.uint8).reshape(height, 1 + width * bpp)
+    out = np.zeros((height, width * bpp), dtype=np.int32)
+    prev = np.zeros(width * bpp, dtype=np.int32)
+    for y in range(height):
+        f, line = raw[y, 0], raw[y, 1:].astype(np.int32)
+        if f == 0:
+            cur = line
+        elif f == 2:
+            cur = (line + prev) & 0xFF
+        else:
+            cur = line.copy()
+            for i in range(len(cur)):
+                a = cur[i - bpp] if i >= bpp else 0
+                b, c = prev[i], (prev[i - bpp] if i >= bpp else 0)
+                if f == 1:
+                    pred = a
+                elif f == 3:
+                    pred = (a + b) // 2
+                else:
+                    p = a + b - c
+                    pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                    pred = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+                cur[i] = (cur[i] + pred) & 0xFF
+        out[y] = cur
+        prev = cur
+    return out.reshape(height, width, bpp)[:, :, :3]
+
+
+def _screenshot(browser: str, page, png, size: str) -> np.ndarray:
+    r = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
+                        "--hide-scrollbars", f"--screenshot={png}", f"--window-size={size}",
+                        page.as_uri()], capture_output=True, text=True, timeout=120)
+    assert png.exists(), r.stderr
+    return _png_pixels(png.read_bytes())
+
+
+def _near(pixels: np.ndarray, colour: str, tol: int = 40) -> int:
+    rgb = np.array([int(colour[i:i + 2], 16) for i in (1, 3, 5)])
+    return int((np.abs(pixels - rgb).max(axis=2) <= tol).sum())
+
+
+@pytest.mark.skipif(_browser() is None, reason="no Chromium installed to draw the pictures")
+def test_a_browser_draws_the_pictures(capsys, tmp_path):
+    browser = _browser()
+    code, out, _ = run(capsys, "render", "sudoku", str(HARD), "--solve")
+    assert code == 0
+    svg = tmp_path / "hard.svg"
+    svg.write_text(out)
+    px = _screenshot(browser, svg, tmp_path / "hard.png", "460,460")
+    assert _near(px, "#ffffff", 10) < px.shape[0] * px.shape[1] * 0.97  # not blank
+    assert _near(px, GIVEN) > 500  # grid lines and givens
+    assert _near(px, FILLED) > 100  # the values the solver filled in
+
+    one = tmp_path / "one.txt"
+    one.write_text(HARD.read_text().splitlines()[1] + "\n")
+    code, out, _ = run(capsys, "explain", "sudoku", str(one), "--output", "html")
+    assert code == 0
+    page = tmp_path / "steps.html"
+    page.write_text(out)
+    px = _screenshot(browser, page, tmp_path / "steps.png", "520,2400")
+    assert _near(px, "#ffffff", 10) < px.shape[0] * px.shape[1] * 0.97
+    assert _near(px, "#3fae4f", 30) > 20  # a placed value's green disc

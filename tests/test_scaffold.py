@@ -1,0 +1,80 @@
+"""``csolve new-plugin``: the package it writes works, from sys.path and installed by pip."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+
+import pytest
+
+from csolve.plugins import get_plugin_manager
+from csolve.scaffold import write_plugin
+
+from .test_cli import run
+
+
+def _load(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_written_package_passes_its_own_tests(tmp_path, capsys):
+    code, out, err = run(capsys, "new-plugin", "scaffolded", "--dir", str(tmp_path / "pkg"))
+    assert code == 0, err
+    root = tmp_path / "pkg"
+    assert (root / "csolve_scaffolded" / "hooks.py").exists() and "pip install" in out
+    sys.path.insert(0, str(root))
+    pm = get_plugin_manager()
+    try:
+        hooks = _load(root / "csolve_scaffolded" / "hooks.py", "csolve_scaffolded.hooks")
+        pm.register(hooks, name="scaffolded")
+        tests = _load(root / "tests" / "test_csolve_scaffolded.py", "scaffolded_tests")
+        ran = 0
+        for name in dir(tests):
+            if name.startswith("test_"):
+                getattr(tests, name)()
+                ran += 1
+        assert ran == 3
+        # and from the command line
+        code, out, err = run(capsys, "solve", "scaffolded", str(root / "puzzles" / "sample.txt"),
+                             "--output", "line")
+        assert code == 0 and out.splitlines()[0].startswith("2134342142131342 ")
+    finally:
+        pm.unregister(name="scaffolded")
+        sys.path.remove(str(root))
+        for mod in [m for m in sys.modules if m.startswith("csolve_scaffolded")]:
+            del sys.modules[mod]
+
+
+def test_bad_names_and_used_folders_are_one_line_errors(tmp_path, capsys):
+    code, out, err = run(capsys, "new-plugin", "Bad_Name", "--dir", str(tmp_path / "x"))
+    assert code == 2 and "plugin name" in err and err.count("\n") == 1
+    (tmp_path / "used").mkdir()
+    (tmp_path / "used" / "f").write_text("")
+    code, out, err = run(capsys, "new-plugin", "ok", "--dir", str(tmp_path / "used"))
+    assert code == 2 and "not empty" in err
+
+
+@pytest.mark.slow
+def test_pip_installs_the_package_and_its_tests_pass(tmp_path):
+    """``csolve new-plugin demo && pip install demo && pytest demo``, installed into a
+    folder of its own (the test environment itself stays as it was)."""
+    write_plugin("demo", tmp_path / "demo")
+    target = tmp_path / "site"
+    pip = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps",
+                          "--target", str(target),
+                          str(tmp_path / "demo")], capture_output=True, text=True, timeout=300)
+    assert pip.returncode == 0, pip.stderr
+    env = {**os.environ, "PYTHONPATH": str(target)}
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                        str(tmp_path / "demo")], capture_output=True, text=True, env=env,
+                       cwd=tmp_path, timeout=600)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
+    assert "3 passed" in r.stdout
+    listed = subprocess.run([sys.executable, "-m", "csolve", "list-plugins"], env=env,
+                            capture_output=True, text=True, timeout=120)
+    assert "demo" in listed.stdout
