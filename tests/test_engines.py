@@ -50,7 +50,7 @@ def test_the_sudoku_plugin_registers_its_engine_and_9x9_uses_it(sudoku):
         with_engine(sudoku.model(nine), "no-such-engine")
 
 
-@pytest.mark.parametrize("keep", [30, 26, 24])
+@pytest.mark.parametrize("keep", [30, 26, pytest.param(24, marks=pytest.mark.slow)])
 def test_counts_equal_the_generic_search(sudoku, keep):
     rng = np.random.default_rng(keep)
     for text in [blanked(rng, keep) for _ in range(4)] + [MANY]:

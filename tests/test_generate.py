@@ -33,7 +33,8 @@ def _gen(sudoku, size, count, seed=1, **kw):
     return list(generate_puzzles(sudoku, GenerateOptions(size=size, **kw), count, seed))
 
 
-@pytest.mark.parametrize("size,count", [(4, 20), (9, 20), (16, 2)])
+@pytest.mark.parametrize("size,count", [(4, 20), (9, 20),
+                                        pytest.param(16, 2, marks=pytest.mark.slow)])
 def test_generated_puzzles_are_unique_and_minimal(sudoku, size, count):
     for g in _gen(sudoku, size, count):
         p = g.puzzle

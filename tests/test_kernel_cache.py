@@ -94,6 +94,7 @@ def test_editing_a_helper_a_rule_imports_compiles_afresh(sudoku, site):
 def test_a_first_compile_is_announced_once(sudoku, site, monkeypatch, capsys):
     """The command line says when a run compiles kernels (time limits start after it)."""
     monkeypatch.setattr(diskcache, "announce_compiles", True)
+    diskcache.stop_listening()  # a fresh notice (the command line, run in process, made one)
     diskcache.listen_for_compiles()
     try:
         path = install_rule(site, "csolve_test_notice", NO_CHANGE)

@@ -198,11 +198,45 @@ def test_the_program_survives_every_kind_of_broken_plugin(site):
     lines = warnings(r.stderr)
     assert len(lines) == 2 and "Traceback" not in r.stderr  # import, commands; once each
     assert any("'broken'" in x for x in lines) and any("'cmds'" in x for x in lines)
-    r = program(site, "--help")
-    assert r.returncode == 0 and "solve" in r.stdout
     r = program(site, "list-plugins")
     assert r.returncode == 0 and "sudoku" in r.stdout and "'half'" in r.stderr
     r = program(site, "solve", "sudoku", HARD, "--output", "line")
     assert r.returncode == 0 and len(r.stdout.split()) == 5
     r = program(site, "--version", debug=True)
     assert r.returncode == 0 and "Traceback" in r.stderr and "the plugin is broken" in r.stderr
+
+
+BAD_PARSER = """
+from csolve.hookspecs import hookimpl
+from csolve.puzzle import PuzzleType
+
+
+class BadParser(PuzzleType):
+    name = "bad-parser"
+    description = "a puzzle type whose reader has a bug"
+
+    def parse(self, text, source, fmt=None):
+        raise TypeError("a bug in the reader")
+
+
+@hookimpl
+def csolve_register_puzzles(register):
+    register(BadParser())
+"""
+
+
+def test_a_plugins_bug_at_run_time_is_one_line_and_exit_4(site, tmp_path, monkeypatch, capsys):
+    install(site, "brokenplug", {"badparse": BAD_PARSER})
+    from csolve.cli import main
+
+    puzzle = tmp_path / "p.txt"
+    puzzle.write_text("anything\n")
+    monkeypatch.setattr(sys, "argv", ["csolve", "solve", "bad-parser", str(puzzle)])
+    with pytest.raises(SystemExit) as e:
+        main()
+    err = capsys.readouterr().err
+    assert e.value.code == 4 and err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith("csolve: internal error: TypeError: a bug in the reader")
+    monkeypatch.setenv("CSOLVE_DEBUG", "1")  # the traceback, on request
+    with pytest.raises(TypeError):
+        main()

@@ -51,7 +51,15 @@ def main() -> None:
             if isinstance(e, mod.ClickException):
                 sys.stderr.write(f"csolve: error: {_one_line(e, mod)}\n")
                 sys.exit(int(ExitCode.BAD_INPUT))
-        raise
+        from csolve.plugins import debug_enabled
+
+        if debug_enabled():
+            raise
+        # a bug (in csolve or a plugin): one line and exit 4, the traceback on request
+        detail = " ".join(str(e).split())[:300]
+        sys.stderr.write(f"csolve: internal error: {name}{': ' + detail if detail else ''} "
+                         "(a bug; CSOLVE_DEBUG=1 shows the traceback)\n")
+        sys.exit(int(ExitCode.INTERNAL))
     if isinstance(rv, int) and rv:
         sys.exit(rv)
 

@@ -10,7 +10,7 @@ from csolve import __version__
 
 EXIT_CODES_HELP = (
     "Exit codes: 0 solved (or counted), 1 no solution / invalid grid, 2 bad input or usage, "
-    "3 time-out, 4 internal error (a solution failed validation), 130 interrupted."
+    "3 time-out, 4 internal error (a bug: say, a solution failed validation), 130 interrupted."
 )
 
 
