@@ -50,26 +50,52 @@ def puzzle_type(kind: str | PuzzleType) -> PuzzleType:
     return kind if isinstance(kind, PuzzleType) else get_puzzle_type(kind)
 
 
-def read(kind: str | PuzzleType, puzzles: Any, format: str | None = None) -> list[Puzzle]:
+def read(kind: str | PuzzleType, puzzles: Any, format: str | None = None,
+         box: str | None = None) -> list[Puzzle]:
     """The puzzles in ``puzzles``, in order: puzzle text (one or many puzzles), a path, a
-    Puzzle, or a sequence of those."""
+    Puzzle, or a sequence of those. ``box`` ("RxC") gives Sudoku-like puzzles a box shape
+    other than their size's default."""
     from csolve.puzzle import Puzzle
 
     ptype = puzzle_type(kind)
     check_format(ptype, format)
+    if isinstance(puzzles, bytes) or not isinstance(puzzles, str | os.PathLike | Puzzle | list
+                                                    | tuple):
+        raise TypeError(f"puzzles are text, a path, Puzzle objects or a list of those, not "
+                        f"{type(puzzles).__name__}")
     items = [puzzles] if isinstance(puzzles, str | os.PathLike | Puzzle) else list(puzzles)
     out: list[Puzzle] = []
     for item in items:
         if isinstance(item, Puzzle):
             out.append(item)
-            continue
-        text, source = _text_of(item)
-        out.extend(parse_text(ptype, text, source, format))
+        elif isinstance(item, str | os.PathLike):
+            out.extend(read_argument(ptype, item, format))
+        else:
+            raise TypeError(f"a puzzle is text, a path or a Puzzle, not {type(item).__name__}")
     for i, p in enumerate(out):
         p.index = i
     if not out:
         raise PuzzleInputError("<input>", None, None, "no puzzle found")
-    return out
+    return ptype.with_box(out, box) if box else out
+
+
+def read_argument(ptype: PuzzleType, item: str | os.PathLike, fmt: str | None
+                  ) -> list[Puzzle]:
+    """The puzzles of one argument: a file (``-``: standard input), or puzzle text. A line
+    that is neither an existing file nor a puzzle is "no such file"."""
+    from csolve.io import read_file
+
+    if isinstance(item, os.PathLike) or item == "-" or os.path.exists(item):
+        text, name = read_file(os.fspath(item))
+        return parse_text(ptype, text, name, fmt)
+    if "\n" in item.strip():
+        return parse_text(ptype, item, "<text>", fmt)
+    try:
+        return parse_text(ptype, item, "<text>", fmt)
+    except PuzzleInputError:
+        shown = item if len(item) <= 80 else item[:77] + "..."
+        raise PuzzleInputError(shown, None, None,
+                               "no such file (nor a puzzle csolve can read)") from None
 
 
 def check_format(ptype: PuzzleType, fmt: str | None) -> None:
@@ -77,17 +103,6 @@ def check_format(ptype: PuzzleType, fmt: str | None) -> None:
     if fmt is not None and fmt not in ptype.formats:
         known = ", ".join(ptype.formats) or "none to choose from"
         raise UnknownNameError(f"unknown format {fmt!r} for {ptype.name} (known: {known})")
-
-
-def _text_of(item: str | os.PathLike) -> tuple[str, str]:
-    """(text, source name) of a path, or of puzzle text given as a string."""
-    from csolve.io import read_file
-
-    if isinstance(item, os.PathLike):
-        return read_file(os.fspath(item))
-    if "\n" not in item and len(item) < 4096 and os.path.isfile(item):
-        return read_file(item)
-    return item, "<text>"
 
 
 def parse_text(ptype: PuzzleType, text: str, source: str, fmt: str | None) -> list[Puzzle]:
@@ -107,8 +122,9 @@ class Solver:
     are shared; ``limit`` is how many solutions to find (default 1) or, with ``count``, the
     number to count up to (default: all); ``timeout`` is seconds per puzzle; ``engine``,
     ``rules`` and ``tactics`` choose the search (see ``csolve list-engines``,
-    ``list-rules``, ``list-tactics``); other keyword arguments are the backend's options
-    (``csolve list-backends``).
+    ``list-rules``, ``list-tactics``); ``format`` forces an input format and ``box`` a box
+    shape ("2x3"); other keyword arguments are the backend's options (``csolve
+    list-backends``).
     """
 
     def __init__(self, kind: str | PuzzleType, *, backend: str = "serial", workers: int = 0,
@@ -116,12 +132,15 @@ class Solver:
                  engine: str | None = None, rules: Sequence[str] | str | None = None,
                  tactics: Sequence[str] | str | None = None,
                  escalate_after: int = ESCALATE_AFTER, format: str | None = None,
-                 **backend_options: Any) -> None:
+                 box: str | None = None, **backend_options: Any) -> None:
         from csolve.backends import get_backend
         from csolve.solver import SolveOptions
 
         self.puzzle_type = puzzle_type(kind)
         self.format = format
+        self.box = box
+        if not isinstance(workers, int) or isinstance(workers, bool):
+            raise TypeError(f"workers is a whole number, not {type(workers).__name__}")
         self.backend = be = get_backend(backend)
         if workers < 0:
             raise UnknownNameError(f"workers must be 0 (one per core) or more, got {workers}")
@@ -159,7 +178,7 @@ class Solver:
     def read(self, puzzles: Any) -> list[Puzzle]:
         """The puzzles in ``puzzles`` (text, paths, Puzzle objects), checked for an engine
         that cannot search them before any work."""
-        puzzles = read(self.puzzle_type, puzzles, self.format)
+        puzzles = read(self.puzzle_type, puzzles, self.format, self.box)
         if self.options.engine is not None:
             from csolve.engines import with_engine
 
@@ -192,7 +211,7 @@ class Solver:
         written in bulk)."""
         from csolve.solver import solve_blocks
 
-        items = puzzles if _is_puzzle_list(puzzles) else self.read(puzzles)
+        items = puzzles if _is_puzzle_list(puzzles) and not self.box else self.read(puzzles)
         return solve_blocks(self.puzzle_type, items, self.options, on_solution=on_solution,
                             progress=progress, ctrl=ctrl)
 

@@ -18,10 +18,8 @@ validator.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -46,38 +44,6 @@ FALLBACK_ENGINE = "learning"
 #: the calling thread and split the puzzle between them; split searches cut the heavy tail
 #: of its run times (benchmarks/bench_heavy_tail.py).
 TAKEOVER_ONE_CORE = ("interleave", 2)
-
-
-#: Seconds loading kernels may take before ``on_slow_load`` is told (compiling takes seconds
-#: to minutes the first time; loading them from the disk cache, a fraction of a second).
-SLOW_LOAD_SECONDS = 0.5
-#: Called once per process, with a one-line message, when loading kernels is slow (the
-#: CLI prints it on stderr).
-on_slow_load: Callable[[str], None] | None = None
-_told_slow_load = threading.Event()
-
-
-@contextmanager
-def _loading() -> Iterator[None]:
-    """Tell ``on_slow_load`` once if the kernels loaded inside take long: they are being
-    compiled, which no time limit counts."""
-    if _told_slow_load.is_set() or on_slow_load is None:
-        yield
-        return
-    tell = on_slow_load
-
-    def slow() -> None:
-        if not _told_slow_load.is_set():
-            _told_slow_load.set()
-            tell("compiling kernels (first run only; they are cached on disk)...")
-
-    timer = threading.Timer(SLOW_LOAD_SECONDS, slow)
-    timer.daemon = True
-    timer.start()
-    try:
-        yield
-    finally:
-        timer.cancel()
 
 
 class InvalidSolutionError(CsolveError):
@@ -230,10 +196,10 @@ class _Run:
         sols = np.zeros((n_puzzles, n), dtype=np.uint64)
         counts = np.zeros(n_puzzles, dtype=np.int64)
         stats = np.zeros((n_puzzles, abi.STAT_SIZE), dtype=np.int64)
-        with _loading():  # load (or compile) the kernel before any clock starts
-            kernels = kernels_for_model(model)
-            BatchScratch(model).warm_up(kernels, model, inits, opts.limit, new_ctrl(), reason,
-                                        sols, counts, stats)
+        # load (or compile) the kernel before any clock starts
+        kernels = kernels_for_model(model)
+        BatchScratch(model).warm_up(kernels, model, inits, opts.limit, new_ctrl(), reason, sols,
+                                    counts, stats)
         workers = max(1, opts.workers) if self.backend.parallel else 1
         job = GroupJob(model=model, kernels=kernels, inits=inits, reason=reason, sols=sols,
                        counts=counts, stats=stats, limit=opts.limit, workers=workers,
@@ -270,9 +236,8 @@ class _Run:
         opts = self.options
         backend = backend or self.backend
         workers = workers or max(1, opts.workers)
-        with _loading():
-            kernels = kernels_for_model(model)
-            warm_up(model, kernels)
+        kernels = kernels_for_model(model)  # loaded (or compiled) before the clock starts
+        warm_up(model, kernels)
         on_masks = None
         if stream is not None:
             def on_masks(masks: np.ndarray) -> None:

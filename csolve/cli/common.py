@@ -8,8 +8,6 @@ from typing import Annotated
 
 import typer
 
-from csolve.errors import PuzzleInputError
-
 
 class Output(StrEnum):
     pretty = "pretty"  # rich grids (a terminal's default)
@@ -40,25 +38,7 @@ def load_puzzles(kind: str, path: str, fmt: str | None, box: str | None = None):
     """The puzzle type and every puzzle in ``path``: a file, ``-`` for standard input, or
     puzzle text given as the argument itself; with ``box`` (``--box RxC``), in that box
     shape."""
-    import os
-
-    from csolve.api import check_format, parse_text, puzzle_type
-    from csolve.io import read_file
+    from csolve.api import puzzle_type, read
 
     ptype = puzzle_type(kind)
-    check_format(ptype, fmt)
-    if path == "-" or os.path.exists(path):
-        text, name = read_file(path)
-        puzzles = parse_text(ptype, text, name, fmt)
-    else:
-        try:
-            puzzles = parse_text(ptype, path, "<argument>", fmt)
-        except PuzzleInputError:
-            shown = path if len(path) <= 80 else path[:77] + "..."
-            raise PuzzleInputError(shown, None, None,
-                                   "no such file (nor a puzzle csolve can read)") from None
-    if not puzzles:
-        raise PuzzleInputError(path, None, None, "no puzzle found")
-    if box:
-        puzzles = ptype.with_box(puzzles, box)
-    return ptype, puzzles
+    return ptype, read(ptype, path, fmt, box)

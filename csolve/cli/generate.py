@@ -8,8 +8,7 @@ from typing import Annotated
 import typer
 
 from csolve.cli.app import app, examples
-from csolve.cli.common import Output
-from csolve.cli.solve import _BOX
+from csolve.cli.common import BoxOpt, Output
 
 
 class Symmetry(StrEnum):
@@ -70,7 +69,7 @@ def generate(
     backend: Annotated[str | None, typer.Option(help=_BACKEND)] = None,
     option: Annotated[list[str] | None, typer.Option(
         "--option", "-O", help="Backend option KEY=VALUE (e.g. address=auto).")] = None,
-    box: Annotated[str | None, typer.Option("--box", help=_BOX)] = None,
+    box: BoxOpt = None,
 ) -> None:
     """Generate puzzles with exactly one solution (minimal by default: no clue can be removed)."""
     import json

@@ -39,9 +39,13 @@ class Reporter:
         self._live: Console | None = None  # the console the progress bar is drawn on
 
     def notice(self, message: str) -> None:
-        """A one-line note on stderr (above the progress bar when one is drawn)."""
-        console = self._live if self._live is not None and self._live is self.err else self.err
-        console.print(f"csolve: {message}", markup=False, highlight=False)
+        """A one-line note for stderr: printed above the progress bar when one is drawn on
+        the terminal stderr shares, else on stderr."""
+        live = self._live
+        if live is not None and (live is self.err or self.err.is_terminal):
+            live.print(message, markup=False, highlight=False, soft_wrap=True)
+        else:
+            self.err.print(message, markup=False, highlight=False, soft_wrap=True)
 
     @contextmanager
     def progress(self, verb: str = "solving") -> Iterator[Callable[[int], None]]:
@@ -84,7 +88,7 @@ class Reporter:
                                "solution_index": index,
                                "solution": self.ptype.to_json(puzzle, solution)}) + "\n")
         elif self.output is Output.grid:
-            _write(f"# {puzzle.where} solution {index}\n"
+            _write(f"{self.ptype.comment} {puzzle.where} solution {index}\n"
                    f"{self.ptype.format_grid(puzzle, solution)}\n\n")
         elif self.output is Output.svg:
             self.pictures.append(self.ptype.to_svg(puzzle, solution))
@@ -149,7 +153,7 @@ class Reporter:
 
     def _grid(self, r: Result) -> str:
         p = r.puzzle
-        head = f"# {p.where} {r.status.value}"
+        head = f"{self.ptype.comment} {p.where} {r.status.value}"
         if self.counting:
             head += f", {r.count}{'' if r.exact else '+'} solutions"
         body = self.ptype.format_grid(p, r.solution) if not self.counting else \

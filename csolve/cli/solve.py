@@ -9,8 +9,19 @@ from typing import Annotated
 import typer
 
 from csolve.cli.app import app, examples
-from csolve.cli.common import FileArg, FormatOpt, Output, PuzzleArg, default_output, load_puzzles
+from csolve.cli.common import (
+    BoxOpt,
+    FileArg,
+    FormatOpt,
+    Output,
+    PuzzleArg,
+    default_output,
+    load_puzzles,
+)
 from csolve.defaults import ESCALATE_AFTER
+
+#: the largest count or node budget an option takes (the kernels count in 64-bit integers)
+MAX_COUNT = 2**62
 
 _WORKERS = "Workers for parallel backends (0: one per core)."
 _COUNT = "Count solutions (exact unless --limit)."
@@ -22,13 +33,10 @@ _BACKEND = ("Search backend: serial (the default), locked-pool, coarse-lock, mes
             "conflict-lock, or one a plugin adds (see list-backends).")
 Wait = StrEnum("Wait", [("spin", "spin"), ("yield", "yield"), ("condvar", "condvar")])
 _RULES = "Propagation rules, comma-separated, in the order they are tried (see list-rules)."
-_ENGINE = ("Search engine (see list-engines): dfs is the generic search over the rules; "
-           "default: the puzzle's own choice.")
-_BOX = ("Box shape RxC (rows x columns, e.g. 2x3) for puzzle types with boxes, where a size "
-        "allows several; default: the most square one.")
 _ESCALATE = ("Nodes the puzzle's own search spends before a hard puzzle moves to the "
              "learning engine (0: never).")
-
+_ENGINE = ("Search engine (see list-engines): dfs is the generic search over the rules; "
+           "default: the puzzle's own choice.")
 
 def _parse_rules(rules: str | None) -> tuple[str, ...] | None:
     return tuple(r.strip() for r in rules.split(",") if r.strip()) if rules else None
@@ -48,20 +56,22 @@ def solve(
     backend: Annotated[str, typer.Option(help=_BACKEND)] = "serial",
     workers: Annotated[int, typer.Option(min=0, help=_WORKERS)] = 0,
     count: Annotated[bool, typer.Option("--count", help=_COUNT)] = False,
-    limit: Annotated[int, typer.Option(min=0, help="With --count: stop counting at N.")] = 0,
+    limit: Annotated[int, typer.Option(min=0, max=MAX_COUNT,
+                                       help="With --count: stop counting at N.")] = 0,
     all_: Annotated[bool, typer.Option("--all", help="Print every solution.")] = False,
     timeout: Annotated[float, typer.Option(min=0, help="Seconds per puzzle; 0 = none.")] = 0,
     output: Annotated[Output | None, typer.Option(help=_OUTPUT)] = None,
     stats: Annotated[bool, typer.Option("--stats", help="Print search statistics.")] = False,
     fmt: FormatOpt = None,
-    box: Annotated[str | None, typer.Option("--box", help=_BOX)] = None,
+    box: BoxOpt = None,
     rules: Annotated[str | None, typer.Option(help=_RULES)] = None,
     tactics: Annotated[str | None, typer.Option(
         help="Tactics to propagate with (see list-tactics); elimination is always on.")] = None,
     explain: Annotated[bool, typer.Option("--explain",
                                           help="Print the solve step by step.")] = False,
     engine: Annotated[str | None, typer.Option(help=_ENGINE)] = None,
-    escalate_after: Annotated[int, typer.Option(min=0, help=_ESCALATE)] = ESCALATE_AFTER,
+    escalate_after: Annotated[int, typer.Option(min=0, max=MAX_COUNT, help=_ESCALATE)
+                              ] = ESCALATE_AFTER,
     wait: Annotated[Wait | None, typer.Option(help=_WAIT)] = None,
     option: Annotated[list[str] | None, typer.Option(
         "--option", "-O", help="Backend option KEY=VALUE (e.g. k=30, probe=0).")] = None,
@@ -92,15 +102,13 @@ def solve(
     if workers > 1 and not solver.backend.parallel:
         warn(f"backend {solver.backend.name} searches on one worker; --workers {workers} "
              "changes nothing (see list-backends)")
-    ptype, puzzles = load_puzzles(puzzle, file, fmt)
-    if box:
-        puzzles = ptype.with_box(puzzles, box)
+    ptype, puzzles = load_puzzles(puzzle, file, fmt, box)
     puzzles = solver.read(puzzles)
     reporter = Reporter(ptype, output or default_output(), counting=count, show_stats=stats,
                         total=len(puzzles))
-    import csolve.solver
+    from csolve.kernels import diskcache
 
-    csolve.solver.on_slow_load = reporter.notice
+    diskcache.notify = reporter.notice
     t0 = time.perf_counter()
     with reporter.progress() as advance:
         blocks = solver.iter_blocks(puzzles, progress=advance,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 import threading
+from collections.abc import Callable
 
 _lock = threading.Lock()
 _said = False
@@ -46,6 +47,15 @@ COMPILING = ("csolve: compiling kernels (the first run with these rules and puzz
              "cached for later runs); solve's --timeout starts once they are compiled")
 
 
+def _to_stderr(message: str) -> None:
+    sys.stderr.write(message + "\n")
+    sys.stderr.flush()
+
+
+#: where the compile notice goes (the CLI's reporter prints it above its progress bar)
+notify: Callable[[str], None] = _to_stderr
+
+
 def listen_for_compiles() -> None:
     """With :data:`announce_compiles` set, say once on stderr when numba starts compiling a
     kernel (it compiles only what its disk cache lacks). Called when kernels are defined, so
@@ -61,8 +71,7 @@ def listen_for_compiles() -> None:
         def on_start(self, ev) -> None:
             if not self.said:
                 self.said = True
-                sys.stderr.write(COMPILING + "\n")
-                sys.stderr.flush()
+                notify(COMPILING)
 
         def on_end(self, ev) -> None:
             pass
