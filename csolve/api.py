@@ -92,10 +92,10 @@ def read_argument(ptype: PuzzleType, item: str | os.PathLike, fmt: str | None
         return parse_text(ptype, item, "<text>", fmt)
     try:
         return parse_text(ptype, item, "<text>", fmt)
-    except PuzzleInputError:
+    except PuzzleInputError as e:
         shown = item if len(item) <= 80 else item[:77] + "..."
         raise PuzzleInputError(shown, None, None,
-                               "no such file (nor a puzzle csolve can read)") from None
+                               f"no such file, nor a {ptype.name} puzzle ({e.message})") from None
 
 
 def check_format(ptype: PuzzleType, fmt: str | None) -> None:

@@ -139,6 +139,24 @@ def bits(mask: int) -> list[int]:
     return [i + 1 for i in range(mask.bit_length()) if mask >> i & 1]
 
 
+def cell_content(cell: int, given: int, solved: int | None, candidates: Sequence[int] | None,
+                 placed: Sequence[bool] | None, marks: Marks | None) -> tuple[int, bool, int]:
+    """What a cell shows, as (value, is it a given, candidate mask): its given; else its
+    value in the solution; else, during an explanation, its candidates - or their one value
+    once that is placed and the step is not about the cell."""
+    if given > 0:
+        return given, True, 0
+    if solved is not None:
+        return solved, False, 0
+    if candidates is None:
+        return 0, False, 0
+    m = int(candidates[cell])
+    shown = (placed is None or bool(placed[cell])) and not (marks and marks.involves(cell))
+    if m and not m & (m - 1) and shown:
+        return m.bit_length(), False, 0
+    return 0, False, m
+
+
 def draw_cell(c: Canvas, x: float, y: float, size: float, symbol: Callable[[int], str], *,
               value: int = 0, given: bool = False, mask: int = 0, n_values: int = 9,
               cell: int = -1, marks: Marks | None = None, show_candidates: bool = True,

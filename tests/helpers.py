@@ -87,3 +87,27 @@ def brute_force_count(grid: np.ndarray, n: int, cap: int = 10**9,
 
 def line_of(grid: np.ndarray) -> str:
     return "".join("." if v == 0 else "123456789ABCDEFG"[v - 1] for v in grid)
+
+
+def run_cli(*args: str) -> tuple[int, str, str]:
+    """The csolve program in this process, as ``csolve ARGS``: (exit code, stdout, stderr).
+    In process, so it shares the warm kernels (and any test cluster) with the test."""
+    import contextlib
+    import io
+    import sys
+
+    from csolve.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    old = sys.argv
+    sys.argv = ["csolve", *args]
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                main()
+                code = 0
+            except SystemExit as e:
+                code = e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
+    finally:
+        sys.argv = old
+    return code, out.getvalue(), err.getvalue()

@@ -134,7 +134,9 @@ def test_a_stop_flag_interrupts_every_puzzle():
     (lambda: csolve.solve("sudoku", HARD, backend="static-partition", k="x"),
      "wants a whole number"),
     (lambda: csolve.solve("sudoku", HARD, rules="nosuch"), "nosuch"),
-    (lambda: csolve.solve("sudoku", "123"), "<text>:1"),
+    (lambda: csolve.solve("sudoku", "123"), "123: no such file, nor a sudoku puzzle (a line"),
+    (lambda: csolve.solve("sudoku", "puzzles/nope.txt"), "nope.txt: no such file"),
+    (lambda: csolve.solve("sudoku", "puzzles"), "puzzles: is a directory"),
 ])
 def test_bad_options_and_input_are_one_line_errors(call, message):
     with pytest.raises(csolve.CsolveError) as e:

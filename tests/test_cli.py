@@ -11,25 +11,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from csolve.cli import main
-
-from .helpers import PUZZLES
+from .helpers import PUZZLES, run_cli
 
 HARD = str(PUZZLES / "sudoku" / "9x9-hard.txt")
 
 
 def run(capsys, *args: str) -> tuple[int, str, str]:
-    old = sys.argv
-    sys.argv = ["csolve", *args]
-    try:
-        main()
-        code = 0
-    except SystemExit as e:
-        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
-    finally:
-        sys.argv = old
-    out, err = capsys.readouterr()
-    return code, out, err
+    """The program in this process (see helpers.run_cli)."""
+    return run_cli(*args)
 
 
 def write(tmp_path, text: str, name: str = "p.txt") -> str:

@@ -5,18 +5,16 @@ straights), so every answer under every option still passes the validator."""
 from __future__ import annotations
 
 import json
-import sys
 
 import numpy as np
 import pytest
 
-from csolve.cli import main
 from csolve.model import Model, ModelBuilder
 from csolve.puzzle import Puzzle, PuzzleType, get_puzzle_type
 from csolve.rules import all_rules, with_constraints
 from csolve.solver import SolveOptions, solve_one
 
-from .helpers import PUZZLES
+from .helpers import PUZZLES, run_cli
 
 FILES = {"sudoku": PUZZLES / "sudoku" / "9x9-easy.txt",
          "kakuro": PUZZLES / "kakuro" / "small.txt",
@@ -24,14 +22,8 @@ FILES = {"sudoku": PUZZLES / "sudoku" / "9x9-easy.txt",
 
 
 def run(capsys, monkeypatch, *args: str) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "argv", ["csolve", *args])
-    try:
-        main()
-        code = 0
-    except SystemExit as e:
-        code = int(e.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
+    """The program in this process (see helpers.run_cli)."""
+    return run_cli(*args)
 
 
 def solve_and_validate(capsys, monkeypatch, kind: str, *options: str) -> None:

@@ -14,20 +14,16 @@ new random ones (``CSOLVE_FUZZ_CASES`` sets how many).
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import os
-import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from csolve.cli import main
-
 from .helpers import PUZZLES
+from .helpers import run_cli as run_program
 
 CORPUS = Path(__file__).resolve().parent / "fuzz_corpus"
 EXIT_CODES = {0, 1, 2, 3, 4, 130}
@@ -91,19 +87,7 @@ COMMANDS = ["solve"] * 6 + ["validate", "explain", "hint", "rate"]
 def run_cli(args: list[str]) -> tuple[int, str, str]:
     """``csolve ARGS`` in this process: (exit code, stdout, stderr). An exception other than
     ``SystemExit`` escaping ``main`` is a traceback the user would see: it fails the case."""
-    out, err = io.StringIO(), io.StringIO()
-    old = sys.argv
-    sys.argv = ["csolve", *args]
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                main()
-                code = 0
-            except SystemExit as e:
-                code = e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
-    finally:
-        sys.argv = old
-    return code, out.getvalue(), err.getvalue()
+    return run_program(*args)
 
 
 def check_case(tmp_path: Path, command: str, kind: str, data: bytes, opts: list[str]) -> None:

@@ -2,24 +2,18 @@
 
 from __future__ import annotations
 
-import sys
 import xml.etree.ElementTree as ET
 
 import pytest
 
-from csolve.cli import main
 from csolve.puzzle import get_puzzle_type
+
+from .helpers import run_cli
 
 
 def run(capsys, monkeypatch, *args: str) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "argv", ["csolve", *args])
-    try:
-        main()
-        code = 0
-    except SystemExit as e:
-        code = int(e.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
+    """The program in this process (see helpers.run_cli)."""
+    return run_cli(*args)
 
 
 @pytest.mark.parametrize(("kind", "size"), [("sudoku", "4"), ("sudoku", "6"), ("kakuro", "4"),

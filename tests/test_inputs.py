@@ -7,32 +7,21 @@ is skipped, a negative number is refused, and usage errors are one line too.
 from __future__ import annotations
 
 import json
-import sys
 
 import pytest
 
-from csolve.cli import main
 from csolve.errors import PuzzleInputError
 from csolve.inputs import MAX_JSON_DEPTH, is_number, is_signed_number, json_depth, load_json
 
-from .helpers import PUZZLES
+from .helpers import PUZZLES, run_cli
 
 KAKURO_JSON = json.dumps({"rows": 3, "cols": 3,
                           "grid": ["- 4, 3,", ",4 0 0", ",3 0 0"]})
 
 
 def run(capsys, *args: str) -> tuple[int, str, str]:
-    old = sys.argv
-    sys.argv = ["csolve", *args]
-    try:
-        main()
-        code = 0
-    except SystemExit as e:
-        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
-    finally:
-        sys.argv = old
-    out, err = capsys.readouterr()
-    return code, out, err
+    """The program in this process (see helpers.run_cli)."""
+    return run_cli(*args)
 
 
 def one_line_error(code: int, err: str) -> str:

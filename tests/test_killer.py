@@ -206,3 +206,16 @@ def test_generated_puzzles_have_one_solution(killer, size, box):
         r = solve_one(killer, q, SolveOptions(limit=0))
         assert (r.count, r.exact) == (1, True)
         assert (r.solutions[0] == g.solution).all()
+
+
+def test_cages_are_explained_and_graded_by_their_sums():
+    """The sum rule's step finder (Kakuro's) works on cages: the bundled puzzles need no
+    guess, and a step names its cage."""
+    import csolve
+
+    puzzles = csolve.read("killer", SMALL)
+    for p in puzzles[:3]:
+        rating = csolve.rate("killer", p)
+        assert rating.guesses == 0 and rating.level in ("easy", "medium"), p.where
+    steps = csolve.explain("killer", puzzles[0])
+    assert any(s.text.startswith("cage ") and "combinations" in s.text for s in steps)

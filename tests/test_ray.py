@@ -22,6 +22,8 @@ from csolve.kernels import abi
 from csolve.search import kernels_for_model, new_ctrl
 from csolve.solver import SolveOptions, Status, solve_one
 
+from .helpers import run_cli as run_program
+
 ray = pytest.importorskip("ray")  # CI installs the extra; without it only these skip
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -255,19 +257,7 @@ def test_generation_equals_threads(sudoku, cluster):
 
 def run(capsys, *args: str) -> tuple[int, str, str]:
     """The CLI in this process (so it uses the test cluster): exit code, stdout, stderr."""
-    from csolve.cli import main
-
-    old = sys.argv
-    sys.argv = ["csolve", *args]
-    try:
-        main()
-        code = 0
-    except SystemExit as e:
-        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
-    finally:
-        sys.argv = old
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_program(*args)
 
 
 def test_cli_count_and_generate(cluster, tmp_path, capsys, serial_counts):

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import numpy as np
 import pytest
 
-from csolve.cli import main
 from csolve.grading import LEVELS, rate
 
-from .helpers import shared_file
+from .helpers import run_cli, shared_file
 
 # from puzzles/sudoku/9x9-hard.txt: needs locked candidates, no guess
 MEDIUM = "7.8...9.....6.7...5...2........9...68....35.92..1........8.4...........748.35..6."
@@ -20,14 +18,8 @@ CLUE17 = "..............1..2..3..4.5.....3......67....8.4......1....8..6.1....2.
 
 
 def run(capsys, monkeypatch, *args: str) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "argv", ["csolve", *args])
-    try:
-        main()
-        code = 0
-    except SystemExit as e:
-        code = int(e.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
+    """The program in this process (see helpers.run_cli)."""
+    return run_cli(*args)
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ solves the puzzle, which the test sees as a wrong status.
 from __future__ import annotations
 
 import json
-import sys
 import threading
 
 import pytest
@@ -18,6 +17,7 @@ from csolve.backends import SearchJob, all_backends
 from csolve.solver import SolveOptions, Status, solve_one
 
 from .helpers import PUZZLES, shared_file
+from .helpers import run_cli as run_program
 
 BACKENDS = sorted(all_backends())
 
@@ -69,19 +69,8 @@ def test_a_takeover_by_the_learning_engine_keeps_the_time_limit(sudoku, frisch, 
 
 
 def run_cli(capsys, *args: str) -> tuple[int, str, str]:
-    from csolve.cli import main
-
-    old = sys.argv
-    sys.argv = ["csolve", *args]
-    try:
-        main()
-        code = 0
-    except SystemExit as e:
-        code = e.code if isinstance(e.code, int) else 2
-    finally:
-        sys.argv = old
-    out, err = capsys.readouterr()
-    return code, out, err
+    """The program in this process (see helpers.run_cli)."""
+    return run_program(*args)
 
 
 @pytest.mark.parametrize("command", ["explain", "rate", "hint"])

@@ -11,6 +11,7 @@ from csolve.svg import (
     Canvas,
     Marks,
     caption_lines,
+    cell_content,
     draw_caption,
     draw_cell,
 )
@@ -50,18 +51,9 @@ def kakuro_svg(puzzle, solution, step=None, candidates=None, placed=None) -> str
                         c.text(x + SIZE * 0.7, y + SIZE * 0.28, str(right), fs, ON_SHADE)
                 continue
             i = index[(r, col)]
-            value = int(g.values[r, col])
-            given = value > 0
-            mask = 0
-            if not given:
-                if solution is not None:
-                    value = int(solution[r, col])
-                elif candidates is not None:
-                    m = int(candidates[i])
-                    if m and not m & (m - 1) and _shown(i, placed, marks):
-                        value = m.bit_length()
-                    else:
-                        mask = m
+            value, given, mask = cell_content(
+                i, int(g.values[r, col]), None if solution is None else int(solution[r, col]),
+                candidates, placed, marks)
             draw_cell(c, x, y, SIZE, str, value=value, given=given, mask=mask, n_values=9,
                       cell=i, marks=marks)
     for j in range(g.cols + 1):
@@ -72,9 +64,3 @@ def kakuro_svg(puzzle, solution, step=None, candidates=None, placed=None) -> str
     if lines:
         draw_caption(c, MARGIN, MARGIN + side + 6, lines)
     return c.document()
-
-
-def _shown(cell: int, placed, marks) -> bool:
-    """A cell down to one candidate shows it as its value once it is placed (and is not
-    what the step is about)."""
-    return (placed is None or bool(placed[cell])) and not (marks and marks.involves(cell))

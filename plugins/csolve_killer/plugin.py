@@ -73,6 +73,15 @@ class Killer(PuzzleType):
     default_rules = DEFAULT_RULES
     #: the puzzle's own constraints beyond all-different: kept whatever rules are chosen
     constraint_rules = (SUM_RULE,)
+    #: explain and rate: Sudoku's tactics with the cages' sums right after the singles (the
+    #: sum rule's step finder is Kakuro's: a cage is a run that need not be in a line)
+    tactics = (*PuzzleType.tactics[:2], SUM_RULE, *PuzzleType.tactics[2:])
+    tactic_levels = {SUM_RULE: "medium"}
+
+    def step_finders(self) -> dict:
+        from csolve_kakuro.steps import kakuro_sum
+
+        return {SUM_RULE: kakuro_sum}
 
     def parse(self, text: str, source: str, fmt: str | None = None) -> list[Puzzle]:
         out = []

@@ -9,6 +9,7 @@ from csolve.svg import (
     Canvas,
     Marks,
     caption_lines,
+    cell_content,
     draw_caption,
     draw_cell,
     model_groups,
@@ -39,17 +40,9 @@ def str8ts_svg(puzzle, solution, step=None, candidates=None, placed=None, model=
             if g.kind[r, col] == BLACK:
                 draw_cell(c, x, y, SIZE, str, value=value, given=True, shaded=True)
                 continue
-            given = value > 0
-            mask = 0
-            if not given:
-                if solution is not None:
-                    value = int(solution[r, col])
-                elif candidates is not None:
-                    m = int(candidates[i])
-                    if m and not m & (m - 1) and _shown(i, placed, marks):
-                        value = m.bit_length()
-                    else:
-                        mask = m
+            value, given, mask = cell_content(
+                i, value, None if solution is None else int(solution[r, col]), candidates,
+                placed, marks)
             draw_cell(c, x, y, SIZE, str, value=value, given=given, mask=mask, n_values=n,
                       cell=i, marks=marks)
     for j in range(n + 1):
@@ -59,9 +52,3 @@ def str8ts_svg(puzzle, solution, step=None, candidates=None, placed=None, model=
     if lines:
         draw_caption(c, MARGIN, MARGIN + side + 6, lines)
     return c.document()
-
-
-def _shown(cell: int, placed, marks) -> bool:
-    """A cell down to one candidate shows it as its value once it is placed (and is not
-    what the step is about)."""
-    return (placed is None or bool(placed[cell])) and not (marks and marks.involves(cell))

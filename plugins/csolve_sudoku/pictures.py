@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from csolve.svg import THICK, THIN, Canvas, Marks, caption_lines, draw_caption, draw_cell
+from csolve.svg import (
+    THICK,
+    THIN,
+    Canvas,
+    Marks,
+    caption_lines,
+    cell_content,
+    draw_caption,
+    draw_cell,
+)
 
 from .formats import DIGITS_FIRST
 from .grid import check_box, units
@@ -42,19 +51,9 @@ def sudoku_svg(puzzle, solution, step=None, candidates=None, placed=None) -> str
     show_all = n <= 16
     for i in range(n * n):
         r, col = divmod(i, n)
-        value = int(givens[i])
-        given = value > 0
-        mask = 0
-        if not given:
-            if solution is not None:
-                value = int(solution[i])
-            elif candidates is not None:
-                m = int(candidates[i])
-                single = m and not m & (m - 1)
-                if single and _shown(i, placed, marks):
-                    value = m.bit_length()
-                else:
-                    mask = m
+        value, given, mask = cell_content(
+            i, int(givens[i]), None if solution is None else int(solution[i]), candidates,
+            placed, marks)
         draw_cell(c, MARGIN + col * size, MARGIN + r * size, size, symbol, value=value,
                   given=given, mask=mask, n_values=n, cell=i, marks=marks,
                   show_candidates=show_all)
@@ -71,9 +70,3 @@ def sudoku_svg(puzzle, solution, step=None, candidates=None, placed=None) -> str
     if lines:
         draw_caption(c, MARGIN, MARGIN + side + 6, lines)
     return c.document()
-
-
-def _shown(cell: int, placed, marks) -> bool:
-    """A cell down to one candidate shows it as its value once it is placed (and is not
-    what the step is about)."""
-    return (placed is None or bool(placed[cell])) and not (marks and marks.involves(cell))
