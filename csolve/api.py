@@ -111,7 +111,7 @@ def parse_text(ptype: PuzzleType, text: str, source: str, fmt: str | None) -> li
         return ptype.parse(text, source, fmt)
     except PuzzleInputError:
         raise
-    except (ValueError, IndexError, KeyError, TypeError, RecursionError) as e:
+    except (ValueError, IndexError, KeyError) as e:
         raise PuzzleInputError(source, None, None, f"cannot parse: {e}") from None
 
 
