@@ -49,7 +49,7 @@ class LockedPool(ThreadedBackend):
     name = "locked-pool"
     origin = "Chiu, Nasiri & Rashid 2012, §3.3.4 (fine-grained lock)"
     description = ("one global pool of subtrees, lock held only to push/pop; an idle worker "
-                   "asks busy ones to push the bottom half of their stacks")
+                   "asks busy ones to push half of their stacks (every other node from the bottom)")
 
     def setup(self, team: Team) -> None:
         team.pool = deque()
