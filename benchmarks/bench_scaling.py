@@ -1,10 +1,11 @@
 """Two workers against one on a long exhaustive count: does a second core halve the search?
 
     python benchmarks/bench_scaling.py [--repeat 5] [--json out.json] [--no-command]
-        [--backends locked-pool,work-stealing,...] [--puzzle LINE]
+        [--backends locked-pool,work-stealing,...] [--puzzle LINE | --sixteen]
 
 For the puzzle (by default a 9x9 with 5,925,253 solutions, searched by the default 9x9
-engine) each repeat runs, one after the other so that load from other jobs falls on all of
+engine; with ``--sixteen`` a 16x16 with 527,693 solutions, searched by the generic engine)
+each repeat runs, one after the other so that load from other jobs falls on all of
 them alike: ``serial``, then every sharing backend with 2 workers. Two figures per run:
 
 * search seconds: ``Result.stats.seconds`` of ``csolve.count`` in this process (kernels
@@ -38,6 +39,19 @@ from rich.table import Table
 import csolve
 
 TARGET = "5..........2.95.....8....6........2.....53..1....2........3.2.4......6.5.4.2....."
+REPO = Path(__file__).resolve().parent.parent
+
+
+def sixteen() -> str:
+    """The first 16x16 of puzzles/sudoku/16x16.txt less three givens (a seeded choice)."""
+    import numpy as np
+
+    (p,) = csolve.read("sudoku", REPO / "puzzles" / "sudoku" / "16x16.txt")[:1]
+    data = p.data.copy()
+    data[np.random.default_rng(1).permutation(np.flatnonzero(data))[:3]] = 0
+    return " ".join(str(int(v)) for v in data)
+
+
 BACKENDS = ("locked-pool", "work-stealing", "path-stack", "message-passing")
 
 
@@ -116,7 +130,11 @@ def main() -> None:
     ap.add_argument("--backends", default=",".join(BACKENDS),
                     help="comma-separated sharing backends to run with 2 workers")
     ap.add_argument("--puzzle", default=TARGET, help="one 9x9 (or n x n) Sudoku line")
+    ap.add_argument("--sixteen", action="store_true",
+                    help="a 16x16 with 527,693 solutions instead (the generic engine)")
     args = ap.parse_args()
+    if args.sixteen:
+        args.puzzle = sixteen()
     backends = ["serial"] + [b for b in args.backends.split(",") if b]
     console = Console(width=130)
     cores = sorted(os.sched_getaffinity(0))
