@@ -84,16 +84,15 @@ def box_of_puzzle(puzzle: Puzzle) -> Box:
 
 
 def _runs_by_size(puzzles: Sequence[Puzzle]) -> Iterator[tuple[int, int, int, Box]]:
-    """(start, stop, n, box) for each run of consecutive puzzles of one size and box shape."""
-    i = 0
-    while i < len(puzzles):
-        n = puzzles[i].meta["n"]
-        box = box_of_puzzle(puzzles[i])
-        j = i + 1
-        while j < len(puzzles) and puzzles[j].meta["n"] == n and box_of_puzzle(puzzles[j]) == box:
-            j += 1
-        yield i, j, n, box
-        i = j
+    """(start, stop, n, box) for each run of consecutive puzzles of one size and box shape.
+    One pass over the puzzles' shapes (a file's puzzles usually share one)."""
+    shapes = [(p.meta["n"], p.meta.get("box")) for p in puzzles]
+    start = 0
+    for i in range(1, len(shapes) + 1):
+        if i == len(shapes) or shapes[i] != shapes[start]:
+            n, box = shapes[start]
+            yield start, i, n, box or default_box(n)
+            start = i
 
 
 def with_box(puzzles: Sequence[Puzzle], box: str) -> list[Puzzle]:
