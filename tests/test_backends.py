@@ -52,7 +52,8 @@ def test_every_parallel_backend_is_registered():
 
 
 @pytest.mark.parametrize("backend", PARALLEL)
-@pytest.mark.parametrize("workers", [1, 2, 3, pytest.param(4, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("workers", [1, 2, pytest.param(3, marks=pytest.mark.slow),
+                                     pytest.param(4, marks=pytest.mark.slow)])
 def test_exact_counts_on_every_backend(sudoku, backend, workers, serial_count):
     empty = one(sudoku, "." * 16)
     r = solve_one(sudoku, empty, shared(backend, limit=0, workers=workers))
