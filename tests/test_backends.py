@@ -12,7 +12,8 @@ from csolve.solver import SolveOptions, Status, solve_one, solve_puzzles
 
 from .helpers import shared_file
 
-PARALLEL = sorted(n for n, b in all_backends().items() if b.parallel)
+PARALLEL = [pytest.param(n, marks=pytest.mark.slow) if n == "ray" else n  # tests/test_ray.py
+            for n in sorted(n for n, b in all_backends().items() if b.parallel)]
 #: 9182 solutions; ~0.02 s serial, a tree of ~19,000 nodes
 MANY = "...8.....43...9.87....2..1.2...........91......8....9.....51.....4...1.5.65.4..2."
 #: far more solutions than any worker counts in a second: for stop and time-out tests
@@ -46,7 +47,7 @@ def serial_count(sudoku):
 
 def test_every_parallel_backend_is_registered():
     assert {"locked-pool", "coarse-lock", "message-passing", "work-stealing",
-            "static-partition", "path-stack", "conflict-lock", "process-pool"} <= set(PARALLEL)
+            "static-partition", "path-stack", "conflict-lock", "process-pool"} <= {n for n in PARALLEL if isinstance(n, str)}
     for b in all_backends().values():
         assert b.name and b.origin and b.description
 

@@ -15,7 +15,9 @@ from .helpers import PUZZLES
 
 BUDGET = 3  # nodes: some of the generated 9x9 puzzles need more, some fewer
 #: the parallel backends that search with the model's engine (conflict-lock does not)
-SHARING = sorted(n for n, b in all_backends().items() if b.parallel and n != "conflict-lock")
+SHARING = [pytest.param(n, marks=pytest.mark.slow) if n == "ray" else n  # tests/test_ray.py
+           for n in sorted(n for n, b in all_backends().items()
+                           if b.parallel and n != "conflict-lock")]
 
 
 @pytest.fixture(scope="module")

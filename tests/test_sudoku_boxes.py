@@ -81,6 +81,8 @@ def test_counts_of_an_open_6x6_are_equal_on_every_backend(sudoku, box):
     want = brute_force_count(p.data, 6, box=box)
     assert want > 500
     for name, backend in sorted(all_backends().items()):
+        if name == "ray":
+            continue  # a cluster of its own: tests/test_ray.py
         for workers in (1, 2) if backend.parallel else (1,):
             r = solve_one(sudoku, p, SolveOptions(limit=0, backend=name, workers=workers))
             assert (r.count, r.exact) == (want, True), (name, workers)

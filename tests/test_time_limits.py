@@ -21,7 +21,8 @@ from csolve.solver import SolveOptions, Status, solve_one
 from .helpers import PUZZLES, shared_file
 from .helpers import run_cli as run_program
 
-BACKENDS = sorted(all_backends())
+BACKENDS = [pytest.param(n, marks=pytest.mark.slow) if n == "ray" else n  # tests/test_ray.py
+            for n in sorted(all_backends())]
 
 
 @pytest.fixture(scope="module")
