@@ -46,8 +46,9 @@ def serial_count(sudoku):
 
 
 def test_every_parallel_backend_is_registered():
+    names = {n for n in PARALLEL if isinstance(n, str)}
     assert {"locked-pool", "coarse-lock", "message-passing", "work-stealing",
-            "static-partition", "path-stack", "conflict-lock", "process-pool"} <= {n for n in PARALLEL if isinstance(n, str)}
+            "static-partition", "path-stack", "conflict-lock", "process-pool"} <= names
     for b in all_backends().values():
         assert b.name and b.origin and b.description
 
