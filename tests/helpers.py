@@ -89,7 +89,7 @@ def line_of(grid: np.ndarray) -> str:
     return "".join("." if v == 0 else "123456789ABCDEFG"[v - 1] for v in grid)
 
 
-def run_cli(*args: str) -> tuple[int, str, str]:
+def run_cli(*args: str, stdin: str = "") -> tuple[int, str, str]:
     """The csolve program in this process, as ``csolve ARGS``: (exit code, stdout, stderr).
     In process, so it shares the warm kernels (and any test cluster) with the test."""
     import contextlib
@@ -99,8 +99,9 @@ def run_cli(*args: str) -> tuple[int, str, str]:
     from csolve.cli import main
 
     out, err = io.StringIO(), io.StringIO()
-    old = sys.argv
+    old, old_in = sys.argv, sys.stdin
     sys.argv = ["csolve", *args]
+    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode()), encoding="utf-8")
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
@@ -109,5 +110,5 @@ def run_cli(*args: str) -> tuple[int, str, str]:
             except SystemExit as e:
                 code = e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
     finally:
-        sys.argv = old
+        sys.argv, sys.stdin = old, old_in
     return code, out.getvalue(), err.getvalue()

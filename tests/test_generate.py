@@ -22,7 +22,7 @@ from csolve.generate import (
     symmetry_groups,
 )
 
-from .helpers import brute_force_count
+from .helpers import brute_force_count, run_cli
 
 
 def _valid(grid: np.ndarray, n: int) -> bool:
@@ -133,8 +133,9 @@ def test_same_seed_same_puzzles_whatever_the_workers(sudoku):
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "csolve", *args], capture_output=True,
-                          text=True, timeout=120)
+    """The program in this process (helpers.run_cli), as a completed process."""
+    code, out, err = run_cli(*args)
+    return subprocess.CompletedProcess(["csolve", *args], code, out, err)
 
 
 def test_cli_reproducible_and_readable_back(tmp_path):

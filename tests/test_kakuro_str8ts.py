@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -12,7 +11,7 @@ import pytest
 from csolve.puzzle import get_puzzle_type
 from csolve.solver import SolveOptions, Status, solve_one, solve_puzzles
 
-from .helpers import PUZZLES, shared_file
+from .helpers import PUZZLES, run_cli, shared_file
 
 SETS = {"kakuro": ("kakuro", "janko-kakuro-500.jsonl"),
         "str8ts": ("str8ts", "janko-str8ts-280.jsonl")}
@@ -113,9 +112,10 @@ def test_validators_catch_wrong_grids():
     assert s.validate(p, np.array([[0] * 4, [1, 1, 2, 4], [0] * 4, [0] * 4]))
 
 
-def _cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "csolve", *args], input=stdin,
-                          capture_output=True, text=True, timeout=120)
+def _cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    """The program in this process (helpers.run_cli), as a completed process."""
+    code, out, err = run_cli(*args, stdin=stdin)
+    return subprocess.CompletedProcess(["csolve", *args], code, out, err)
 
 
 @pytest.mark.parametrize("kind,text,where", [
