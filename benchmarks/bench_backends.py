@@ -1,4 +1,4 @@
-"""Every backend side by side: the experiments of issue 3, printed as tables (--json too).
+"""Every backend side by side on the same searches, printed as tables (--json too).
 
     python benchmarks/bench_backends.py [--repeat 3] [--json out.json] [--quick]
 
