@@ -142,8 +142,9 @@ def solve_group_on_threads(job: GroupJob) -> None:
 
 
 def run_in_thread(target: Callable[[], None], ctrl: np.ndarray,
-                  poll: Callable[[], None]) -> None:
-    """Run a GIL-free kernel call in a thread; the caller's thread polls and handles Ctrl-C."""
+                  poll: Callable[[], None] = lambda: None, name: str = "csolve-batch") -> None:
+    """Run a GIL-free kernel call in a thread, so that Ctrl-C reaches the calling thread
+    (which then stops the kernels through ``ctrl``) and ``poll`` runs while it waits."""
     errors: list[BaseException] = []
 
     def body() -> None:
@@ -152,7 +153,7 @@ def run_in_thread(target: Callable[[], None], ctrl: np.ndarray,
         except BaseException as e:  # surfaced in the calling thread
             errors.append(e)
 
-    t = threading.Thread(target=body, name="csolve-batch", daemon=True)
+    t = threading.Thread(target=body, name=name, daemon=True)
     t.start()
     try:
         while t.is_alive():

@@ -20,7 +20,6 @@ A puzzle type opts in by implementing :meth:`csolve.puzzle.PuzzleType.generate`
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
@@ -264,6 +263,7 @@ def generate_in_order(make: Callable[[int, np.ndarray], object], seeds: Sequence
     ``mapper(make, seeds, workers, ctrl)``, when given, runs the work elsewhere instead (a
     backend's :meth:`~csolve.backends.base.Backend.map_ordered`, e.g. on a Ray cluster).
     """
+    from csolve.batch import run_in_thread
     from csolve.search import new_ctrl
 
     ctrl = ctrl if ctrl is not None else new_ctrl()
@@ -275,7 +275,8 @@ def generate_in_order(make: Callable[[int, np.ndarray], object], seeds: Sequence
 
         for s in seeds:
             holder.clear()
-            _run_guarded(lambda s=s: holder.append(make(s, ctrl)), ctrl)
+            run_in_thread(lambda s=s: holder.append(make(s, ctrl)), ctrl,
+                          name="csolve-generate")
             yield holder[0]
         return
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="csolve-generate")
@@ -297,29 +298,6 @@ def generate_in_order(make: Callable[[int, np.ndarray], object], seeds: Sequence
         for f in pending.values():
             f.cancel()
         pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _run_guarded(target: Callable[[], None], ctrl: np.ndarray) -> None:
-    """Run ``target`` in a thread so Ctrl-C reaches this one and stops the kernels."""
-    errors: list[BaseException] = []
-
-    def body() -> None:
-        try:
-            target()
-        except BaseException as e:
-            errors.append(e)
-
-    t = threading.Thread(target=body, name="csolve-generate", daemon=True)
-    t.start()
-    try:
-        while t.is_alive():
-            t.join(0.05)
-    except BaseException:
-        ctrl[abi.CTRL_STOP] = 1
-        t.join()
-        raise
-    if errors:
-        raise errors[0]
 
 
 def load_grader() -> Callable[..., object]:

@@ -85,6 +85,14 @@ class Namer:
             by_value.setdefault(v, []).append(c)
         return "; ".join(f"{v} from {self.cells(cs)}" for v, cs in sorted(by_value.items()))
 
+    def losses(self, removed: Sequence[tuple[int, int]]) -> str:
+        """'r3c4 loses 3; r3c5 loses 1, 2' - removals grouped by cell."""
+        by_cell: dict[int, list[int]] = {}
+        for c, v in removed:
+            by_cell.setdefault(c, []).append(v)
+        return "; ".join(f"{self.cell(c)} loses {', '.join(map(str, sorted(vs)))}"
+                         for c, vs in by_cell.items())
+
 
 def vals(mask_or_values) -> str:
     vs = bits(mask_or_values) if isinstance(mask_or_values, int) else list(mask_or_values)
@@ -122,6 +130,14 @@ class Board:
                                   sl(km.ov_b_ptr, km.ov_b)))
         self.cand = [int(x) for x in model.init]
         self.placed = [False] * len(self.cand)
+
+    def tagged(self, tag: int) -> Iterator[tuple[int, list[int], int]]:
+        """(group, its cells, its parameter) of every group a plugin's rule tagged ``tag``
+        (a Kakuro run and its sum, a Str8ts compartment and its line)."""
+        km = self.model.kernel
+        for g, cells in enumerate(self.groups):
+            if int(km.group_tag[g]) == tag:
+                yield g, cells, int(km.group_param[g])
 
     def group_of(self, cell: int, family: int) -> int:
         for g in self.cell_groups[cell]:

@@ -44,6 +44,19 @@ class SearchJob:
     def stopped(self) -> bool:
         return bool(self.ctrl[abi.CTRL_STOP])
 
+    def collect(self, count: int, kept: list[np.ndarray], found: int,
+                solutions: Sequence[np.ndarray]) -> int:
+        """Take ``found`` more solutions from a worker (``solutions`` holds them, or the
+        first of them) up to the limit: stream them, or keep copies of up to ``keep``.
+        Returns the count with them."""
+        take = found if self.limit <= 0 else max(0, min(found, self.limit - count))
+        if self.on_solution is not None:
+            for s in solutions[:take]:
+                self.on_solution(s)
+        elif len(kept) < self.keep:
+            kept.extend(s.copy() for s in solutions[: min(take, self.keep - len(kept))])
+        return count + take
+
 
 @dataclass
 class SearchOutcome:

@@ -123,13 +123,7 @@ class ProcessPool(Backend):
                 for f in done:
                     c, sols, (nd, dt), st, _r = f.result()
                     stats += st
-                    take = c if job.limit <= 0 else max(0, min(c, job.limit - count))
-                    count += take
-                    if stream:
-                        for s in sols[:take]:
-                            job.on_solution(s)
-                    elif len(kept) < job.keep:
-                        kept.extend(sols[: min(take, job.keep - len(kept))])
+                    count = job.collect(count, kept, c, sols)
                     if len(nd):
                         self._split(frontier, nd, dt, 2 * n)
                 if job.limit > 0 and count >= job.limit:

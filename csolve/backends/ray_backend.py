@@ -204,13 +204,7 @@ class RayBackend(Backend):
                     handed = running.pop(ref)
                     c, sols, rest, rest_dirty, st, _r, name, node, busy = ray.get(ref)
                     stats += st
-                    take = c if job.limit <= 0 else max(0, min(c, job.limit - count))
-                    count += take
-                    if stream:
-                        for s in sols[:take]:
-                            job.on_solution(s)
-                    elif len(kept) < job.keep:
-                        kept.extend(s.copy() for s in sols[: min(take, job.keep - len(kept))])
+                    count = job.collect(count, kept, c, sols)
                     frontier.add(rest, rest_dirty)
                     row = rows.setdefault(f"{node}:{name}", self._row(name, node, 0, 0))
                     row["nodes"] += int(st[abi.STAT_NODES])

@@ -78,13 +78,7 @@ def search_alone(job: SearchJob, state: SearchState, seconds: float, node_budget
         t0 = time.perf_counter()
         r = state.run(job.ctrl, remaining, job.on_solution is not None, step)
         elapsed = time.perf_counter() - t0
-        found = state.found_solutions()
-        count += state.found
-        if job.on_solution is not None:
-            for s in found:
-                job.on_solution(s)
-        elif len(kept) < job.keep:
-            kept.extend(found[: job.keep - len(kept)])
+        count = job.collect(count, kept, state.found, state.found_solutions())
         if r == abi.EXHAUSTED:
             reason = "exhausted"
             break

@@ -16,7 +16,6 @@ from csolve.cli.common import (
     Output,
     PuzzleArg,
     default_output,
-    load_puzzles,
 )
 from csolve.defaults import ESCALATE_AFTER
 
@@ -98,12 +97,12 @@ def solve(
     backend_options = parse_backend_options(option or [], wait.value if wait else None)
     solver = Solver(puzzle, backend=backend, workers=workers, count=count or all_,
                     limit=limit or None, timeout=timeout or None, engine=engine, rules=rules,
-                    tactics=tactics, escalate_after=escalate_after, **backend_options)
+                    tactics=tactics, escalate_after=escalate_after, format=fmt, box=box,
+                    **backend_options)
     if workers > 1 and not solver.backend.parallel:
         warn(f"backend {solver.backend.name} searches on one worker; --workers {workers} "
              "changes nothing (see list-backends)")
-    ptype, puzzles = load_puzzles(puzzle, file, fmt, box)
-    puzzles = solver.read(puzzles)
+    ptype, puzzles = solver.puzzle_type, solver.read(file)
     reporter = Reporter(ptype, output or default_output(), counting=count, show_stats=stats,
                         total=len(puzzles))
     from csolve.kernels import diskcache

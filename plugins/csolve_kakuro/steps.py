@@ -57,32 +57,16 @@ def support(cand: Sequence[int], combos: Sequence[int]) -> tuple[list[int], list
     return fitting, sup
 
 
-def _losses(b: Board, removed: list[tuple[int, int]]) -> str:
-    """'r3c4 loses 3; r3c5 loses 1, 2' - removals grouped by cell."""
-    by_cell: dict[int, list[int]] = {}
-    for c, v in removed:
-        by_cell.setdefault(c, []).append(v)
-    return "; ".join(f"{b.namer.cell(c)} loses {', '.join(map(str, sorted(vs)))}"
-                     for c, vs in by_cell.items())
-
-
 def _sets(masks: Sequence[int]) -> str:
     shown = " ".join(vals(m) for m in masks[:_SHOWN])
     return shown + (f" ... ({len(masks)} in all)" if len(masks) > _SHOWN else "")
-
-
-def _runs(b: Board) -> Iterator[tuple[int, list[int], int]]:
-    km = b.model.kernel
-    for g, cells in enumerate(b.groups):
-        if int(km.group_tag[g]) == KAKURO_SUM:
-            yield g, cells, int(km.group_param[g])
 
 
 def kakuro_sum(b: Board) -> Iterator[Step]:
     """Runs whose combinations rule digits out: first those where the combinations that hold
     the run's placed digits suffice (easy), then those needing the candidates (medium)."""
     for easy in (True, False):
-        for g, cells, total in _runs(b):
+        for g, cells, total in b.tagged(KAKURO_SUM):
             cand = [b.cand[c] for c in cells]
             combos = combinations_of(len(cells), total)
             placed = 0
@@ -106,7 +90,7 @@ def kakuro_sum(b: Board) -> Iterator[Step]:
             how = "combinations" if easy else "with the cells' candidates, only"
             text = (f"{nb.group(g)} (sum {total} in {len(cells)}{with_placed}): {how} "
                     f"{_sets(used) if used else '(none)'}{'' if easy else ' fit'}: "
-                    f"{_losses(b, removed)}")
+                    f"{nb.losses(removed)}")
             yield Step("kakuro-sum", removed=removed, cells=list(cells),
                        values=bits(placed), groups=[g], text=text,
                        level="easy" if easy else "medium")

@@ -46,25 +46,10 @@ def _range_text(ws: list[tuple[int, int]]) -> str:
     return "one of the straights " + ", ".join(f"{a}..{b}" for a, b in ws)
 
 
-def _losses(b: Board, removed: list[tuple[int, int]]) -> str:
-    by_cell: dict[int, list[int]] = {}
-    for c, v in removed:
-        by_cell.setdefault(c, []).append(v)
-    return "; ".join(f"{b.namer.cell(c)} loses {', '.join(map(str, sorted(vs)))}"
-                     for c, vs in by_cell.items())
-
-
-def _compartments(b: Board) -> Iterator[tuple[int, list[int], int]]:
-    km = b.model.kernel
-    for g, cells in enumerate(b.groups):
-        if int(km.group_tag[g]) == STRAIGHT:
-            yield g, cells, int(km.group_param[g])
-
-
 def straight(b: Board) -> Iterator[Step]:
     """Compartment ranges first (easy), then sure values: placed or out of the line."""
     nb = b.namer
-    for g, cells, _line in _compartments(b):
+    for g, cells, _line in b.tagged(STRAIGHT):
         cand = [b.cand[c] for c in cells]
         ws = windows(cand, b.n_values)
         allowed = 0
@@ -75,9 +60,9 @@ def straight(b: Board) -> Iterator[Step]:
             what = _range_text(ws) if ws else "no straight"
             yield Step("str8ts-straight", removed=removed, cells=list(cells), groups=[g],
                        values=bits(allowed),
-                       text=f"{nb.group(g)} can only be {what}: {_losses(b, removed)}",
+                       text=f"{nb.group(g)} can only be {what}: {nb.losses(removed)}",
                        level="easy")
-    for g, cells, line in _compartments(b):
+    for g, cells, line in b.tagged(STRAIGHT):
         cand = [b.cand[c] for c in cells]
         ws = windows(cand, b.n_values)
         if not ws:
@@ -101,4 +86,4 @@ def straight(b: Board) -> Iterator[Step]:
                            groups=[g, line], level="medium",
                            text=f"{v} is sure in {nb.group(g)} (every straight it can be, "
                                 f"{listed}, holds it), so it leaves the rest of "
-                                f"{nb.group(line)}: {_losses(b, out)}")
+                                f"{nb.group(line)}: {nb.losses(out)}")
