@@ -44,6 +44,17 @@ class SearchJob:
     def stopped(self) -> bool:
         return bool(self.ctrl[abi.CTRL_STOP])
 
+    def must_end(self, nodes: int = 0) -> End | None:
+        """Why the search must end now, or None to go on: a stop, the time limit, or (with
+        the ``nodes`` spent so far) the node budget."""
+        if self.stopped():
+            return End.STOPPED
+        if self.timed_out():
+            return End.TIMEOUT
+        if 0 < self.node_budget <= nodes:
+            return End.GAVE_UP
+        return None
+
     def collect(self, count: int, kept: list[np.ndarray], found: int,
                 solutions: Sequence[np.ndarray]) -> int:
         """Take ``found`` more solutions from a worker (``solutions`` holds them, or the

@@ -106,13 +106,7 @@ class Interleave(Backend):
     @staticmethod
     def _end(job: SearchJob, turns: list[_Turn]) -> str:
         """Why the search must end now ("" to go on): a stop, a time-out or a spent budget."""
-        if job.stopped():
-            return "stopped"
-        if job.timed_out():
-            return "timeout"
-        if 0 < job.node_budget <= _nodes(turns):
-            return "gave-up"
-        return ""
+        return job.must_end(_nodes(turns)) or ""
 
     @staticmethod
     def _run(job: SearchJob, t: _Turn, turns: list[_Turn], count: int,

@@ -129,11 +129,9 @@ class ProcessPool(Backend):
                 if job.limit > 0 and count >= job.limit:
                     reason = "limit"
                     break
-                if job.stopped():
-                    reason = "stopped"
-                    break
-                if job.timed_out():
-                    reason = "timeout"
+                end = job.must_end()
+                if end is not None:
+                    reason = end
                     break
         except BaseException:
             _drop(n)

@@ -168,15 +168,10 @@ class RayBackend(Backend):
         t_start = time.perf_counter()
         try:
             while True:
-                if job.stopped():
-                    reason = "stopped"
-                    break
-                if job.timed_out():
-                    reason = "timeout"
-                    break
                 spent = int(stats[abi.STAT_NODES])
-                if 0 < job.node_budget <= spent:
-                    reason = "gave-up"
+                end = job.must_end(spent)
+                if end is not None:
+                    reason = end
                     break
                 t_busy = time.perf_counter()
                 while frontier and len(running) < n:

@@ -61,11 +61,9 @@ def search_alone(job: SearchJob, state: SearchState, seconds: float, node_budget
     budget = 64
     reason = None
     while True:
-        if job.stopped():
-            reason = "stopped"
-            break
-        if job.timed_out():
-            reason = "timeout"
+        end = job.must_end()
+        if end is not None:
+            reason = end
             break
         remaining = job.limit - count if job.limit > 0 else 0
         step = budget
