@@ -1,5 +1,6 @@
 """What a solve returns: why a search ended (:class:`End`), the answer (:class:`Status`),
-the search's counters (:class:`Stats`) and one puzzle's :class:`Result`.
+the search's counters (:class:`Stats`), one puzzle's :class:`Result`, and a run of them kept
+as columns (:class:`ResultBlock`).
 
 One vocabulary from the kernels up to the exit code: a kernel's ``abi`` return code becomes
 an :class:`End` (``End.from_code``), a backend reports an :class:`End`, the solver turns it
@@ -9,9 +10,13 @@ status's ``exit_code``.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
+
+import numpy as np
 
 from csolve.errors import ExitCode
 from csolve.kernels import abi
@@ -145,3 +150,123 @@ class Result:
     @property
     def seconds(self) -> float:
         return self.stats.seconds
+
+
+#: the columns of a batch's counters that :class:`Stats` holds, in its field order
+STATS_FIELDS = abi.STAT_NAMES[:abi.STAT_CYCLES]
+
+
+class ResultBlock(Sequence[Result]):
+    """The results of a run of puzzles, kept as columns; a :class:`Result` is made only
+    when one is asked for, so writing a file of a million easy puzzles costs their search
+    rather than a million objects.
+
+    Built from a batch's arrays (:meth:`from_batch`) or from ready results (:meth:`of`);
+    :meth:`put` replaces one puzzle's answer (a puzzle searched again after the batch).
+    Writers read the columns: ``puzzles``, ``statuses``, ``counts``, ``exact``,
+    ``first_solutions`` (None where none), ``engine``, ``backend``; :meth:`answered`
+    holds the puzzles whose :class:`Result` was put.
+    """
+
+    __slots__ = ("puzzle_type", "puzzles", "statuses", "counts", "exact", "first_solutions",
+                 "ends", "engine", "backend", "_counters", "_seconds", "_results")
+
+    def __init__(self, puzzle_type: PuzzleType | None, puzzles: Sequence[Puzzle], *,
+                 statuses: list[Status], counts: list[int], exact: list[bool],
+                 first_solutions: list[Any], ends: list[End], engine: str, backend: str,
+                 counters: np.ndarray, seconds: np.ndarray) -> None:
+        self.puzzle_type = puzzle_type
+        self.puzzles = puzzles
+        self.statuses = statuses
+        self.counts = counts
+        self.exact = exact
+        self.first_solutions = first_solutions
+        self.ends = ends
+        self.engine = engine
+        self.backend = backend
+        self._counters = counters
+        self._seconds = seconds
+        self._results: dict[int, Result] = {}
+
+    @classmethod
+    def from_batch(cls, puzzle_type: PuzzleType | None, puzzles: Sequence[Puzzle], *,
+                   codes: np.ndarray, counts: np.ndarray, counters: np.ndarray,
+                   seconds: np.ndarray, first_solutions: list[Any], limit: int, engine: str,
+                   backend: str) -> ResultBlock:
+        """A batch kernel's rows: ``codes`` its ``abi`` reasons, ``counters`` a column per
+        :data:`STATS_FIELDS`."""
+        ends = [End.from_code(c) for c in codes.tolist()]
+        count_list = counts.tolist()
+        memo: dict[tuple, Status] = {}
+        statuses = []
+        for count, end in zip(count_list, ends, strict=True):
+            # Status.of depends on the count only through these three facts
+            key = (end, min(count, 2), limit > 0 and count >= limit)
+            status = memo.get(key)
+            if status is None:
+                status = memo[key] = Status.of(count, end, limit)
+            statuses.append(status)
+        return cls(puzzle_type, puzzles, statuses=statuses, counts=count_list,
+                   exact=[e is End.EXHAUSTED for e in ends], first_solutions=first_solutions,
+                   ends=ends, engine=engine, backend=backend, counters=counters,
+                   seconds=seconds)
+
+    @classmethod
+    def of(cls, results: Sequence[Result]) -> ResultBlock:
+        """A block of ready results."""
+        n = len(results)
+        block = cls(results[0].puzzle_type if n else None, [r.puzzle for r in results],
+                    statuses=[r.status for r in results], counts=[r.count for r in results],
+                    exact=[r.exact for r in results],
+                    first_solutions=[r.solution for r in results],
+                    ends=[r.end for r in results], engine="", backend="",
+                    counters=np.zeros((n, len(STATS_FIELDS)), dtype=np.int64),
+                    seconds=np.zeros(n))
+        block._results = dict(enumerate(results))
+        return block
+
+    def put(self, k: int, result: Result) -> None:
+        """Puzzle ``k``'s answer is ``result``."""
+        self._results[k] = result
+        self.statuses[k] = result.status
+        self.counts[k] = result.count
+        self.exact[k] = result.exact
+        self.first_solutions[k] = result.solution
+        self.ends[k] = result.end
+
+    def answered(self, k: int) -> Result | None:
+        """The :class:`Result` put for puzzle ``k``, if one was."""
+        return self._results.get(k)
+
+    def status_counts(self) -> Counter[Status]:
+        return Counter(self.statuses)
+
+    def stats_rows(self) -> list[tuple[list[int], float]]:
+        """Per puzzle of the batch: its counters (in :data:`STATS_FIELDS` order) and
+        seconds."""
+        return list(zip(self._counters.tolist(), self._seconds.tolist(), strict=True))
+
+    def __len__(self) -> int:
+        return len(self.puzzles)
+
+    @overload
+    def __getitem__(self, k: int) -> Result: ...
+    @overload
+    def __getitem__(self, k: slice) -> list[Result]: ...
+
+    def __getitem__(self, k: int | slice) -> Result | list[Result]:
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        if k < 0:
+            k += len(self)
+        if not 0 <= k < len(self):
+            raise IndexError(k)
+        result = self._results.get(k)
+        if result is None:
+            solution = self.first_solutions[k]
+            result = Result(
+                self.puzzles[k], self.statuses[k], () if solution is None else (solution,),
+                self.counts[k], self.exact[k], self.engine, self.backend,
+                Stats(*self._counters[k].tolist(), float(self._seconds[k])), "",
+                self.ends[k], self.puzzle_type)
+        return result

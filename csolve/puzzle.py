@@ -121,8 +121,9 @@ class PuzzleType:
             yield i, j, models[i], np.stack([m.init for m in models[i:j]])
             i = j
 
-    def decode_many(self, puzzles: Sequence[Puzzle], masks: np.ndarray) -> list[Any]:
-        """:meth:`decode` row ``i`` of ``masks`` for ``puzzles[i]``."""
+    def decode_many(self, puzzles: Sequence[Puzzle], masks: np.ndarray) -> Sequence[Any]:
+        """:meth:`decode` row ``i`` of ``masks`` for ``puzzles[i]``, as a sequence (a list,
+        or an array whose rows are the solutions)."""
         return [self.decode(p, m) for p, m in zip(puzzles, masks, strict=True)]
 
     def validate_many(self, puzzles: Sequence[Puzzle], solutions: Sequence[Any]
@@ -157,6 +158,14 @@ class PuzzleType:
     def to_json(self, puzzle: Puzzle, solution: Any) -> Any:
         """A JSON-ready form of a solution."""
         raise NotImplementedError
+
+    def to_json_text_many(self, puzzles: Sequence[Puzzle], solutions: Sequence[Any]
+                          ) -> list[str]:
+        """:meth:`to_json` for many solved puzzles at once, written as JSON text (bulk
+        output); a plugin may write them faster than one ``json.dumps`` each."""
+        import json
+
+        return [json.dumps(self.to_json(p, s)) for p, s in zip(puzzles, solutions, strict=True)]
 
     def render(self, puzzle: Puzzle, solution: Any | None):
         """A rich renderable (givens and filled cells styled apart)."""

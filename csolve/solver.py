@@ -31,12 +31,12 @@ from csolve.engines import GENERIC, with_engine
 from csolve.errors import CsolveError, ExitCode, UnknownNameError
 from csolve.kernels import abi
 from csolve.model import Model
-from csolve.outcome import End, Result, Stats, Status
+from csolve.outcome import STATS_FIELDS, End, Result, ResultBlock, Stats, Status
 from csolve.puzzle import Puzzle, PuzzleType
 from csolve.search import BatchScratch, kernels_for_model, new_ctrl
 
-__all__ = ["End", "Result", "SolveOptions", "Stats", "Status", "solve_blocks", "solve_one",
-           "solve_puzzles"]
+__all__ = ["End", "Result", "ResultBlock", "SolveOptions", "Stats", "Status", "solve_blocks",
+           "solve_one", "solve_puzzles"]
 
 #: The engine a puzzle moves to when the model's own search gives up on it.
 FALLBACK_ENGINE = "learning"
@@ -96,9 +96,9 @@ def solve_blocks(ptype: PuzzleType, puzzles: Sequence[Puzzle],
                  options: SolveOptions = SolveOptions(), *,
                  on_solution: Callable[[Puzzle, Any], None] | None = None,
                  progress: Callable[[int], None] | None = None,
-                 ctrl: np.ndarray | None = None) -> Iterator[list[Result]]:
-    """Results in input order, a list per run of same-shaped puzzles (so that output can be
-    written in bulk).
+                 ctrl: np.ndarray | None = None) -> Iterator[ResultBlock]:
+    """Results in input order, a :class:`ResultBlock` per run of same-shaped puzzles (so
+    that output can be written in bulk).
 
     ``on_solution(puzzle, solution)`` streams every solution (``--all``): each puzzle is
     then searched by the backend alone. ``progress(k)`` is told how many puzzles are done.
@@ -108,7 +108,6 @@ def solve_blocks(ptype: PuzzleType, puzzles: Sequence[Puzzle],
     backend = get_backend(options.backend)
     options = replace(options, backend_options=backend.check_options(options.backend_options))
     ctrl = ctrl if ctrl is not None else new_ctrl()
-    ptype.check_many(puzzles)
     for start, stop, model, inits in ptype.model_runs(puzzles, options.rules):
         model = with_engine(model, options.engine)
         run = _Run(ptype, puzzles[start:stop], model, inits, options, backend, ctrl,
@@ -141,23 +140,25 @@ class _Run:
         if self.progress is not None:
             self.progress(self.done_before + done)
 
-    def stream(self, on_solution: Callable[[Puzzle, Any], None]) -> Iterator[list[Result]]:
+    def stream(self, on_solution: Callable[[Puzzle, Any], None]) -> Iterator[ResultBlock]:
         """Each puzzle searched by the backend alone, every solution streamed."""
+        self.ptype.check_many(self.puzzles)
         for k, puzzle in enumerate(self.puzzles):
             model = self.model.with_init(self.inits[k])
             r, _ = self._search(puzzle, model, self.options.timeout, 0,
                                 lambda s, p=puzzle: on_solution(p, s))
             self._told(k + 1)
-            yield [r]
+            yield ResultBlock.of([r])
 
-    def solve(self) -> list[Result]:
+    def solve(self) -> ResultBlock:
         """Step 1 for every puzzle at once, then steps 2 and 3 for those that need them."""
         opts = self.options
         serial = self.backend.name == "serial"
         escalate = opts.escalate_after if self.fallback is not None else 0
         direct = opts.keep > 1 or (not serial and _no_probe(opts))
         if direct:  # every puzzle straight to the backend
-            results = [self._unsearched(k) for k in range(len(self.puzzles))]
+            self.ptype.check_many(self.puzzles)
+            results = ResultBlock.of([self._unsearched(k) for k in range(len(self.puzzles))])
             given_up = list(range(len(self.puzzles)))
         else:
             budget = escalate if serial else _min_positive(opts.probe_nodes, escalate)
@@ -176,7 +177,7 @@ class _Run:
                 end = End.GAVE_UP
             if end is End.GAVE_UP and self.fallback is not None and self.ctrl[abi.CTRL_STOP] == 0:
                 first = self._take_over(k, first, left)  # step 3
-            results[k] = first
+            results.put(k, first)
             done += 1
             self._told(done)
         return results
@@ -187,7 +188,7 @@ class _Run:
                       engine=self.model.engine or GENERIC, backend=self.backend.name,
                       puzzle_type=self.ptype)
 
-    def _batch(self, node_budget: int) -> tuple[list[Result], list[int]]:
+    def _batch(self, node_budget: int) -> tuple[ResultBlock, list[int]]:
         """Step 1: the batch kernel over the whole run through the backend; the results,
         and the indices of the puzzles given up after ``node_budget`` nodes."""
         model, opts, inits = self.model, self.options, self.inits
@@ -210,23 +211,18 @@ class _Run:
         wall = time.perf_counter() - t0
         seconds = _apportion(wall, stats[:, abi.STAT_CYCLES], min(workers, n_puzzles))
         solved = np.flatnonzero(counts > 0)
+        # a solution that keeps the givens proves them consistent: only the puzzles left
+        # without one are checked, and a conflict among their givens is an input error
+        self.ptype.check_many([self.puzzles[k] for k in np.flatnonzero(counts == 0)])
         found = _checked_many(self.ptype, [self.puzzles[k] for k in solved], sols[solved])
-        first = dict(zip(solved.tolist(), found, strict=True))
-        engine, backend, ptype, limit = model.engine or GENERIC, self.backend.name, self.ptype, \
-            opts.limit
-        results: list[Result] = []
-        given_up: list[int] = []
-        # plain Python values first: one conversion per array, not one per puzzle and field
-        rows = zip(self.puzzles, reason.tolist(), counts.tolist(), stats[:, :5].tolist(),
-                   seconds.tolist(), strict=True)
-        for k, (puzzle, code, count, counters, secs) in enumerate(rows):
-            end = End.from_code(code)
-            if end is End.GAVE_UP:
-                given_up.append(k)
-            results.append(Result(puzzle, Status.of(count, end, limit),
-                                  (first[k],) if count > 0 else (), count,
-                                  end is End.EXHAUSTED, engine, backend,
-                                  Stats(*counters, secs), "", end, ptype))
+        first: list[Any] = [None] * n_puzzles
+        for k, solution in zip(solved.tolist(), found, strict=True):
+            first[k] = solution
+        results = ResultBlock.from_batch(
+            self.ptype, self.puzzles, codes=reason, counts=counts,
+            counters=stats[:, :len(STATS_FIELDS)], seconds=seconds, first_solutions=first,
+            limit=opts.limit, engine=model.engine or GENERIC, backend=self.backend.name)
+        given_up = [k for k, end in enumerate(results.ends) if end is End.GAVE_UP]
         return results, given_up
 
     def _search(self, puzzle: Puzzle, model: Model, timeout: float | None, node_budget: int,

@@ -19,7 +19,7 @@ from rich.console import Console
 
 from csolve.cli.common import Output
 from csolve.errors import ExitCode
-from csolve.outcome import Result, Status
+from csolve.outcome import Result, ResultBlock, Status
 from csolve.puzzle import Puzzle, PuzzleType
 
 
@@ -98,39 +98,77 @@ class Reporter:
 
     def block(self, results: Sequence[Result]) -> None:
         """Print a run of results (in input order)."""
-        for r in results:
-            self.statuses[r.status] += 1
+        block = results if isinstance(results, ResultBlock) else ResultBlock.of(results)
+        self.statuses.update(block.statuses)
         if self.output is Output.line:
-            _write(self._lines(results))
+            _write(self._lines(block))
         elif self.output is Output.json:
-            _write("".join(json.dumps(self._json(r)) + "\n" for r in results))
+            _write(self._json_lines(block))
         elif self.output is Output.grid:
-            _write("".join(self._grid(r) for r in results))
+            _write("".join(self._grid(r) for r in block))
         elif self.output is Output.svg:
-            self.pictures.extend(self.ptype.to_svg(r.puzzle, r.solution) for r in results
+            self.pictures.extend(self.ptype.to_svg(r.puzzle, r.solution) for r in block
                                  if not self.streamed[r.puzzle.index])
         else:
-            for r in results:
+            for r in block:
                 self._pretty(r)
         if self.show_stats:
-            for r in results:
+            for r in block:
                 self._stats(r)
 
-    def _lines(self, results: Sequence[Result]) -> str:
+    def _lines(self, block: ResultBlock) -> str:
         if self.counting:
-            return "".join(f"{r.count}{'' if r.exact else '+'}\n" for r in results)
+            return "".join(f"{count}{'' if exact else '+'}\n"
+                           for count, exact in zip(block.counts, block.exact, strict=True))
         if self.streamed:
             return ""
-        solved = [r for r in results if r.solutions]
-        text = self.ptype.format_line_many([r.puzzle for r in solved],
-                                           [r.solutions[0] for r in solved])
-        if len(solved) == len(results):
-            return "".join(line + "\n" for line in text)
-        lines = iter(text)
+        text = self._solution_texts(block, self.ptype.format_line_many)
+        if None not in text:
+            return "\n".join(text) + "\n" if text else ""
         return "".join(
-            (next(lines) if r.solutions else
-             f"{self.ptype.format_line(r.puzzle, None)} # {r.status.value}") + "\n"
-            for r in results)
+            (line if line is not None else
+             f"{self.ptype.format_line(p, None)} # {status.value}") + "\n"
+            for line, p, status in zip(text, block.puzzles, block.statuses, strict=True))
+
+    def _solution_texts(self, block: ResultBlock,
+                        many: Callable[[Sequence[Puzzle], Sequence[Any]], list[str]]
+                        ) -> list[str | None]:
+        """Each puzzle's first solution written by ``many`` in one call, None where none
+        (or where --all already printed them)."""
+        sols = block.first_solutions
+        keep = [k for k, s in enumerate(sols) if s is not None
+                and not (self.streamed and self.streamed[block.puzzles[k].index])]
+        out: list[str | None] = [None] * len(sols)
+        written = many([block.puzzles[k] for k in keep], [sols[k] for k in keep])
+        for k, text in zip(keep, written, strict=True):
+            out[k] = text
+        return out
+
+    def _json_lines(self, block: ResultBlock) -> str:
+        """One JSON object per puzzle, written from the block's columns; a puzzle answered
+        after the batch (another engine, several solutions, per-worker rows) from its
+        :class:`Result`."""
+        texts = self._solution_texts(block, self.ptype.to_json_text_many)
+        backend, engine = json.dumps(block.backend), json.dumps(block.engine)
+        rows = zip(block.puzzles, block.statuses, block.counts, block.exact, texts,
+                   block.stats_rows(), strict=True)
+        out = []
+        for k, (p, status, count, exact, solution, (counters, seconds)) in enumerate(rows):
+            r = block.answered(k)
+            if r is not None:
+                out.append(json.dumps(self._json(r)))
+                continue
+            head = f'{{"puzzle": {p.index + 1}, "line": {p.line}, "status": "{status.value}"'
+            if self.counting:
+                head += f', "count": {count}, "exact": {"true" if exact else "false"}'
+            if solution is not None:
+                head += f', "solution": {solution}'
+            nodes, guesses, backtracks, passes, solutions = counters
+            out.append(f'{head}, "backend": {backend}, "engine": {engine}, "stats": '
+                       f'{{"nodes": {nodes}, "guesses": {guesses}, "backtracks": {backtracks}, '
+                       f'"passes": {passes}, "solutions": {solutions}, '
+                       f'"seconds": {json.dumps(round(seconds, 6))}}}}}')
+        return "\n".join(out) + "\n" if out else ""
 
     def _json(self, r: Result) -> dict:
         p = r.puzzle

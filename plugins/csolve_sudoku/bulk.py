@@ -8,6 +8,7 @@ symbol) goes to the general readers in :mod:`.formats`, which word the errors.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 import numpy as np
 
@@ -20,22 +21,16 @@ SIMPLE_SIZES = {16: 4, 81: 9}
 def read_lines(text: str) -> tuple[list[int], np.ndarray, dict] | None:
     """(line numbers, grids of values with 0 blank, meta) when every content line of
     ``text`` is a puzzle of one simple size in plain symbols; None otherwise."""
-    numbers: list[int] = []
-    lines: list[str] = []
-    width = 0
-    for i, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line[0] == "#":
-            continue
-        if not width:
-            width = len(line)
-            if width not in SIMPLE_SIZES:
-                return None
-        elif len(line) != width:
-            return None
-        numbers.append(i)
-        lines.append(line)
-    if not lines:
+    stripped = [raw.strip() for raw in text.splitlines()]
+    numbers = [i for i, line in enumerate(stripped, 1) if line and line[0] != "#"]
+    if not numbers:
+        return None
+    lines = [stripped[i - 1] for i in numbers]
+    widths = set(map(len, lines))
+    if len(widths) != 1:
+        return None
+    (width,) = widths
+    if width not in SIMPLE_SIZES:
         return None
     n = SIMPLE_SIZES[width]
     alpha = _alphabet(n, lines[0])
@@ -61,3 +56,25 @@ def write_lines(grids: Sequence[np.ndarray], meta: dict) -> list[str] | None:
     width = values.shape[1]
     text = table[values].tobytes().decode("ascii")
     return [text[i: i + width] for i in range(0, len(text), width)]
+
+
+def json_grids(grids: Sequence[np.ndarray], n: int) -> list[str] | None:
+    """The grids (values 1..n, n <= 9) as JSON text of nested lists, as ``json.dumps``
+    writes them (``[[1, 2], [3, 4]]``); None for larger sizes."""
+    if n > 9 or not grids:
+        return None
+    template, digits = _json_template(n)
+    text = np.tile(template, (len(grids), 1))
+    text[:, digits] = np.stack(grids) + ord("0")
+    flat = text.tobytes().decode("ascii")
+    width = len(template)
+    return [flat[i: i + width] for i in range(0, len(flat), width)]
+
+
+@cache
+def _json_template(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The JSON text of an n×n grid of zeros as bytes, and where each cell's digit is."""
+    row = "[" + ", ".join(["0"] * n) + "]"
+    text = "[" + ", ".join([row] * n) + "]"
+    template = np.frombuffer(text.encode("ascii"), np.uint8).copy()
+    return template, np.flatnonzero(template == ord("0"))

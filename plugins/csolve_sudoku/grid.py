@@ -89,17 +89,63 @@ def unit_stacks(grids: np.ndarray, n: int, box: Box | None = None
     return g, g.transpose(0, 2, 1), boxes
 
 
+@cache
+def _powers(n: int) -> np.ndarray:
+    """2**(v-1) for each value v, 0 for the blank."""
+    return np.array([0] + [1 << v for v in range(n)], dtype=np.uint64)
+
+
+#: largest size whose unit sums of 2**(v-1) cannot overflow 64 bits (n * 2**(n-1) < 2**64)
+_EXACT_SIZE = 58
+
+
+def _unit_sums(cells: np.ndarray, n: int, box: Box) -> np.ndarray:
+    """(3n, grids): per row, column and box of each grid, the sum of ``cells``' values.
+    ``cells`` is cell-major, (n*n, grids), so that every sum adds whole contiguous rows."""
+    r, c = box
+    g = cells.reshape(n, n, -1)
+    boxes = g.reshape(n // r, r, n // c, c, -1).sum(axis=(1, 3)).reshape(n, -1)
+    return np.concatenate([g.sum(axis=1), g.sum(axis=0), boxes])
+
+
+def _cell_major(grids: np.ndarray) -> np.ndarray:
+    """Flat grids (one per row) as (cells, grids), values as bytes (n <= 64)."""
+    return grids.T.astype(np.uint8, order="C")
+
+
 def repeats_many(grids: np.ndarray, n: int, box: Box | None = None) -> np.ndarray:
-    """Per grid: True if a value (0 = blank excepted) repeats in a row, column or box."""
-    out = np.zeros(grids.shape[0], dtype=bool)
-    for u in unit_stacks(grids, n, box):
-        s = np.sort(u, axis=2)
-        out |= ((s[..., 1:] == s[..., :-1]) & (s[..., 1:] != 0)).any(axis=(1, 2))
-    return out
+    """Per grid: True if a value (0 = blank excepted) repeats in a row, column or box.
+
+    k distinct values add up to a sum of 2**(v-1) with k bits set; a repeat carries and
+    leaves fewer bits."""
+    box = check_box(n, box)
+    if n > _EXACT_SIZE:
+        out = np.zeros(grids.shape[0], dtype=bool)
+        for u in unit_stacks(grids, n, box):
+            s = np.sort(u, axis=2)
+            out |= ((s[..., 1:] == s[..., :-1]) & (s[..., 1:] != 0)).any(axis=(1, 2))
+        return out
+    cells = _cell_major(grids)
+    bits = np.bitwise_count(_unit_sums(np.take(_powers(n), cells), n, box))
+    filled = _unit_sums((cells > 0).astype(np.uint8), n, box)
+    return (bits != filled).any(axis=0)
 
 
 def complete_many(grids: np.ndarray, n: int, box: Box | None = None) -> np.ndarray:
-    """Per grid: True if every row, column and box holds 1..n exactly once."""
+    """Per grid: True if every row, column and box holds 1..n exactly once.
+
+    A unit's n cells add up to 2**n - 1 in powers 2**(v-1) only if no two are the same."""
+    box = check_box(n, box)
+    if grids.size and (grids.min() < 1 or grids.max() > n):
+        return ((grids >= 1) & (grids <= n)).all(axis=1) & _complete_sorted(
+            np.clip(grids, 0, n), n, box)
+    if n > _EXACT_SIZE:
+        return _complete_sorted(grids, n, box)
+    sums = _unit_sums(np.take(_powers(n), _cell_major(grids)), n, box)
+    return (sums == np.uint64((1 << n) - 1)).all(axis=0)
+
+
+def _complete_sorted(grids: np.ndarray, n: int, box: Box) -> np.ndarray:
     want = np.arange(1, n + 1)
     out = np.ones(grids.shape[0], dtype=bool)
     for u in unit_stacks(grids, n, box):

@@ -8,7 +8,7 @@ human-style steps) are imported inside the methods that use them.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import numpy as np
 
@@ -73,9 +73,13 @@ def sudoku_model(n: int, rules: tuple[str, ...], engine: str = "", box: Box | No
 
 def _initial_masks(givens: np.ndarray, n: int) -> np.ndarray:
     """Candidate masks of grids of givens (0 = blank: every value), any leading shape."""
-    shift = np.where(givens > 0, givens - 1, 0).astype(np.uint64)
-    return np.where(givens > 0, np.left_shift(np.uint64(1), shift),
-                    np.uint64((1 << n) - 1)).astype(np.uint64)
+    return np.take(_given_masks(n), givens)
+
+
+@cache
+def _given_masks(n: int) -> np.ndarray:
+    """The candidate mask of each value a cell may be given: 0 (blank) is every value."""
+    return np.array([(1 << n) - 1] + [1 << v for v in range(n)], dtype=np.uint64)
 
 
 def box_of_puzzle(puzzle: Puzzle) -> Box:
@@ -109,6 +113,10 @@ def with_box(puzzles: Sequence[Puzzle], box: str) -> list[Puzzle]:
             raise PuzzleInputError(p.source, p.line, None, str(e)) from None
         p.meta["box"] = shape
     return list(puzzles)
+
+
+#: what validate_many reports for a valid solution (one shared list, never changed)
+_NO_PROBLEMS: list[str] = []
 
 
 class Sudoku(PuzzleType):
@@ -169,23 +177,26 @@ class Sudoku(PuzzleType):
     def decode(self, puzzle: Puzzle, masks: np.ndarray) -> np.ndarray:
         masks = np.asarray(masks, dtype=np.uint64)
         single = (masks != 0) & ((masks & (masks - np.uint64(1))) == 0)
-        # log2 of a power of two is exact in float64 for every bit of a uint64
-        values = np.log2(np.where(single, masks, 1).astype(np.float64)).astype(np.int64) + 1
-        return np.where(single, values, 0)
+        # a single value v is the mask 2**(v-1): v - 1 bits are set below it
+        return np.where(single, np.bitwise_count(masks - np.uint64(1)).astype(np.int64) + 1, 0)
 
-    def decode_many(self, puzzles: Sequence[Puzzle], masks: np.ndarray) -> list[np.ndarray]:
-        return list(self.decode(puzzles[0], masks)) if len(puzzles) else []
+    def decode_many(self, puzzles: Sequence[Puzzle], masks: np.ndarray) -> Sequence[np.ndarray]:
+        # one array whose rows are the solutions: validate_many checks it without a copy
+        return self.decode(puzzles[0], masks) if len(puzzles) else []
 
     def validate_many(self, puzzles: Sequence[Puzzle], solutions: Sequence[np.ndarray]
                       ) -> list[list[str]]:
         """Whole-array checks for the batch; the one-puzzle validator words any problem."""
-        out: list[list[str]] = [[] for _ in puzzles]
+        out: list[list[str]] = [_NO_PROBLEMS] * len(puzzles)
         for start, stop, n, box in _runs_by_size(puzzles):
             sols = solutions[start:stop]
-            if any(np.shape(s) != (n * n,) for s in sols):
+            try:
+                grids = sols if isinstance(sols, np.ndarray) else np.stack(sols)
+            except ValueError:  # solutions of different shapes
+                grids = None
+            if grids is None or grids.shape != (stop - start, n * n):
                 bad = range(stop - start)
             else:
-                grids = np.stack(sols)
                 givens = np.stack([p.data for p in puzzles[start:stop]])
                 kept = ((givens == 0) | (grids == givens)).all(axis=1)
                 bad = np.flatnonzero(~(complete_many(grids, n, box) & kept))
@@ -240,6 +251,16 @@ class Sudoku(PuzzleType):
     def to_json(self, puzzle: Puzzle, solution: np.ndarray) -> list[list[int]]:
         n = puzzle.meta["n"]
         return solution.reshape(n, n).tolist()
+
+    def to_json_text_many(self, puzzles: Sequence[Puzzle], solutions: Sequence[np.ndarray]
+                          ) -> list[str]:
+        if puzzles and all(p.meta["n"] == puzzles[0].meta["n"] for p in puzzles):
+            from .bulk import json_grids
+
+            text = json_grids(solutions, puzzles[0].meta["n"])
+            if text is not None:
+                return text
+        return super().to_json_text_many(puzzles, solutions)
 
     def render(self, puzzle: Puzzle, solution: np.ndarray | None):
         from .render import render_grid
