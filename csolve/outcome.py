@@ -10,7 +10,6 @@ status's ``exit_code``.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -67,14 +66,19 @@ class Status(StrEnum):
         """The answer of a search that found ``count`` solutions and ended with ``end``:
         a search cut short is a time-out (or interruption) unless it already has its answer
         (``limit`` > 0 solutions found)."""
-        answered = limit > 0 and count >= limit
+        return cls.decide(end, min(count, 2), limit > 0 and count >= limit)
+
+    @classmethod
+    def decide(cls, end: End, found: int, answered: bool) -> Status:
+        """:meth:`of` from the only facts it reads: ``found`` solutions (0, 1, or 2 for
+        two or more) and whether they are the answer asked for."""
         if end in (End.TIMEOUT, End.GAVE_UP) and not answered:
             return cls.TIMEOUT
         if end is End.STOPPED and not answered:
             return cls.INTERRUPTED
-        if count == 0:
+        if found == 0:
             return cls.NO_SOLUTION
-        return cls.MULTIPLE if count >= 2 else cls.SOLVED
+        return cls.MULTIPLE if found >= 2 else cls.SOLVED
 
 
 _EXIT = {Status.SOLVED: ExitCode.OK, Status.MULTIPLE: ExitCode.OK,
@@ -169,7 +173,7 @@ class ResultBlock(Sequence[Result]):
     """
 
     __slots__ = ("puzzle_type", "puzzles", "statuses", "counts", "exact", "first_solutions",
-                 "ends", "engine", "backend", "_counters", "_seconds", "_results")
+                 "ends", "engine", "backend", "_counters", "_seconds", "_results", "_decoded")
 
     def __init__(self, puzzle_type: PuzzleType | None, puzzles: Sequence[Puzzle], *,
                  statuses: list[Status], counts: list[int], exact: list[bool],
@@ -187,29 +191,38 @@ class ResultBlock(Sequence[Result]):
         self._counters = counters
         self._seconds = seconds
         self._results: dict[int, Result] = {}
+        #: every puzzle's solution as the plugin decoded them, when all have one
+        self._decoded: Sequence[Any] | None = None
 
     @classmethod
     def from_batch(cls, puzzle_type: PuzzleType | None, puzzles: Sequence[Puzzle], *,
                    codes: np.ndarray, counts: np.ndarray, counters: np.ndarray,
-                   seconds: np.ndarray, first_solutions: list[Any], limit: int, engine: str,
-                   backend: str) -> ResultBlock:
+                   seconds: np.ndarray, first_solutions: Sequence[Any], limit: int,
+                   engine: str, backend: str, all_solved: bool = False) -> ResultBlock:
         """A batch kernel's rows: ``codes`` its ``abi`` reasons, ``counters`` a column per
-        :data:`STATS_FIELDS`."""
-        ends = [End.from_code(c) for c in codes.tolist()]
+        :data:`STATS_FIELDS`, ``first_solutions`` None where none; with ``all_solved``,
+        ``first_solutions`` is the plugin's ``decode_many`` of every puzzle (kept for
+        :meth:`solved`)."""
         count_list = counts.tolist()
-        memo: dict[tuple, Status] = {}
-        statuses = []
-        for count, end in zip(count_list, ends, strict=True):
-            # Status.of depends on the count only through these three facts
-            key = (end, min(count, 2), limit > 0 and count >= limit)
-            status = memo.get(key)
-            if status is None:
-                status = memo[key] = Status.of(count, end, limit)
-            statuses.append(status)
-        return cls(puzzle_type, puzzles, statuses=statuses, counts=count_list,
-                   exact=[e is End.EXHAUSTED for e in ends], first_solutions=first_solutions,
-                   ends=ends, engine=engine, backend=backend, counters=counters,
-                   seconds=seconds)
+        # one Status.decide per distinct (code, solutions found, answered), not per puzzle
+        answered = counts >= limit if limit > 0 else np.zeros(len(counts), dtype=bool)
+        keys, which = np.unique(codes * 8 + np.minimum(counts, 2) * 2 + answered,
+                                return_inverse=True)
+        pairs = []
+        for key in keys.tolist():
+            code, facts = divmod(key, 8)
+            end = End.from_code(code)
+            pairs.append((end, Status.decide(end, facts // 2, bool(facts % 2))))
+        which_list = which.tolist()
+        ends = [pairs[i][0] for i in which_list]
+        statuses = [pairs[i][1] for i in which_list]
+        block = cls(puzzle_type, puzzles, statuses=statuses, counts=count_list,
+                    exact=[e is End.EXHAUSTED for e in ends],
+                    first_solutions=list(first_solutions), ends=ends, engine=engine,
+                    backend=backend, counters=counters, seconds=seconds)
+        if all_solved:
+            block._decoded = first_solutions
+        return block
 
     @classmethod
     def of(cls, results: Sequence[Result]) -> ResultBlock:
@@ -228,6 +241,7 @@ class ResultBlock(Sequence[Result]):
     def put(self, k: int, result: Result) -> None:
         """Puzzle ``k``'s answer is ``result``."""
         self._results[k] = result
+        self._decoded = None
         self.statuses[k] = result.status
         self.counts[k] = result.count
         self.exact[k] = result.exact
@@ -238,8 +252,13 @@ class ResultBlock(Sequence[Result]):
         """The :class:`Result` put for puzzle ``k``, if one was."""
         return self._results.get(k)
 
-    def status_counts(self) -> Counter[Status]:
-        return Counter(self.statuses)
+    def solved(self) -> tuple[list[int], Sequence[Any]]:
+        """The puzzles that have a solution, and their first solutions, for writers that
+        write many at once (as one array where the plugin decoded them as one)."""
+        if self._decoded is not None:
+            return list(range(len(self))), self._decoded
+        keep = [k for k, s in enumerate(self.first_solutions) if s is not None]
+        return keep, [self.first_solutions[k] for k in keep]
 
     def stats_rows(self) -> list[tuple[list[int], float]]:
         """Per puzzle of the batch: its counters (in :data:`STATS_FIELDS` order) and

@@ -13,7 +13,7 @@ from csolve.errors import UnknownNameError
 from csolve.model import Model
 
 
-@dataclass
+@dataclass(slots=True)
 class Puzzle:
     """One puzzle read from a file: where it came from and the plugin's own data."""
 

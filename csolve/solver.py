@@ -211,17 +211,25 @@ class _Run:
         wall = time.perf_counter() - t0
         seconds = _apportion(wall, stats[:, abi.STAT_CYCLES], min(workers, n_puzzles))
         solved = np.flatnonzero(counts > 0)
-        # a solution that keeps the givens proves them consistent: only the puzzles left
-        # without one are checked, and a conflict among their givens is an input error
-        self.ptype.check_many([self.puzzles[k] for k in np.flatnonzero(counts == 0)])
-        found = _checked_many(self.ptype, [self.puzzles[k] for k in solved], sols[solved])
-        first: list[Any] = [None] * n_puzzles
-        for k, solution in zip(solved.tolist(), found, strict=True):
-            first[k] = solution
+        all_solved = len(solved) == n_puzzles
+        if all_solved:
+            found = _checked_many(self.ptype, self.puzzles, sols)
+            first: Sequence[Any] = found
+        else:
+            # a solution that keeps the givens proves them consistent: only the puzzles
+            # left without one are checked, and a conflict among their givens is an input
+            # error
+            self.ptype.check_many([self.puzzles[k] for k in np.flatnonzero(counts == 0)])
+            found = _checked_many(self.ptype, [self.puzzles[k] for k in solved.tolist()],
+                                  sols[solved])
+            first = [None] * n_puzzles
+            for k, solution in zip(solved.tolist(), found, strict=True):
+                first[k] = solution
         results = ResultBlock.from_batch(
             self.ptype, self.puzzles, codes=reason, counts=counts,
             counters=stats[:, :len(STATS_FIELDS)], seconds=seconds, first_solutions=first,
-            limit=opts.limit, engine=model.engine or GENERIC, backend=self.backend.name)
+            limit=opts.limit, engine=model.engine or GENERIC, backend=self.backend.name,
+            all_solved=all_solved)
         given_up = [k for k, end in enumerate(results.ends) if end is End.GAVE_UP]
         return results, given_up
 
@@ -324,7 +332,8 @@ def checked(ptype: PuzzleType, puzzle: Puzzle, masks: np.ndarray) -> Any:
     return solution
 
 
-def _checked_many(ptype: PuzzleType, puzzles: Sequence[Puzzle], masks: np.ndarray) -> list:
+def _checked_many(ptype: PuzzleType, puzzles: Sequence[Puzzle], masks: np.ndarray
+                  ) -> Sequence[Any]:
     """:func:`checked` for a batch, with the plugin's whole-batch decode and validate."""
     if not puzzles:
         return []

@@ -28,9 +28,11 @@ def _click_exception_modules() -> list:
 
 def main() -> None:
     """Entry point: run the app, turning known errors into one line and an exit code."""
+    from csolve.cli.heap import keep_freed_memory
     from csolve.errors import CsolveError, ExitCode
     from csolve.kernels import diskcache
 
+    keep_freed_memory()
     diskcache.announce_compiles = True  # say so when a first run compiles (not numba: lazy)
     try:
         rv = app(standalone_mode=False)

@@ -135,11 +135,14 @@ class Reporter:
                         ) -> list[str | None]:
         """Each puzzle's first solution written by ``many`` in one call, None where none
         (or where --all already printed them)."""
-        sols = block.first_solutions
-        keep = [k for k, s in enumerate(sols) if s is not None
-                and not (self.streamed and self.streamed[block.puzzles[k].index])]
-        out: list[str | None] = [None] * len(sols)
-        written = many([block.puzzles[k] for k in keep], [sols[k] for k in keep])
+        keep, sols = block.solved()
+        if self.streamed:
+            pairs = [(k, s) for k, s in zip(keep, sols, strict=True)
+                     if not self.streamed[block.puzzles[k].index]]
+            keep, sols = [k for k, _ in pairs], [s for _, s in pairs]
+        out: list[str | None] = [None] * len(block)
+        puzzles = block.puzzles if len(keep) == len(block) else [block.puzzles[k] for k in keep]
+        written = many(puzzles, sols)
         for k, text in zip(keep, written, strict=True):
             out[k] = text
         return out

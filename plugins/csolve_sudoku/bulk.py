@@ -48,11 +48,11 @@ def write_lines(grids: Sequence[np.ndarray], meta: dict) -> list[str] | None:
     """The grids (values 0..n, 0 blank) as lines in ``meta``'s alphabet; None when the
     alphabet cannot be written this way."""
     alpha = meta.get("alphabet")
-    if alpha is None or not grids:
+    if alpha is None or not len(grids):
         return None
     symbols = (alpha.blanks[0] + alpha.symbols).encode("ascii")
     table = np.frombuffer(symbols, np.uint8)
-    values = np.stack(grids)
+    values = grids if isinstance(grids, np.ndarray) else np.stack(grids)
     width = values.shape[1]
     text = table[values].tobytes().decode("ascii")
     return [text[i: i + width] for i in range(0, len(text), width)]
@@ -61,11 +61,11 @@ def write_lines(grids: Sequence[np.ndarray], meta: dict) -> list[str] | None:
 def json_grids(grids: Sequence[np.ndarray], n: int) -> list[str] | None:
     """The grids (values 1..n, n <= 9) as JSON text of nested lists, as ``json.dumps``
     writes them (``[[1, 2], [3, 4]]``); None for larger sizes."""
-    if n > 9 or not grids:
+    if n > 9 or not len(grids):
         return None
     template, digits = _json_template(n)
     text = np.tile(template, (len(grids), 1))
-    text[:, digits] = np.stack(grids) + ord("0")
+    text[:, digits] = (grids if isinstance(grids, np.ndarray) else np.stack(grids)) + ord("0")
     flat = text.tobytes().decode("ascii")
     width = len(template)
     return [flat[i: i + width] for i in range(0, len(flat), width)]

@@ -82,6 +82,14 @@ def _given_masks(n: int) -> np.ndarray:
     return np.array([(1 << n) - 1] + [1 << v for v in range(n)], dtype=np.uint64)
 
 
+def _givens(puzzles: Sequence[Puzzle], n: int) -> np.ndarray:
+    """The puzzles' grids of givens (each n*n values, as parse makes them) as one array."""
+    flat = np.concatenate([p.data for p in puzzles])
+    if flat.shape != (len(puzzles) * n * n,):
+        return np.stack([p.data for p in puzzles])  # raises for a grid of the wrong shape
+    return flat.reshape(len(puzzles), n * n)
+
+
 def box_of_puzzle(puzzle: Puzzle) -> Box:
     """The puzzle's box shape (the size's default unless one was chosen)."""
     return puzzle.meta.get("box") or default_box(puzzle.meta["n"])
@@ -157,7 +165,7 @@ class Sudoku(PuzzleType):
 
     def check_many(self, puzzles: Sequence[Puzzle]) -> None:
         for start, stop, n, box in _runs_by_size(puzzles):
-            grids = np.stack([p.data for p in puzzles[start:stop]])
+            grids = _givens(puzzles[start:stop], n)
             for k in np.flatnonzero(repeats_many(grids, n, box)):
                 self.check(puzzles[start + k])
 
@@ -171,14 +179,14 @@ class Sudoku(PuzzleType):
                    ) -> Iterator[tuple[int, int, Model, np.ndarray]]:
         for start, stop, n, box in _runs_by_size(puzzles):
             base = sudoku_model(n, tuple(rules or self.default_rules), _engine(n, rules), box)
-            grids = np.stack([p.data for p in puzzles[start:stop]])
+            grids = _givens(puzzles[start:stop], n)
             yield start, stop, base, _initial_masks(grids, n)
 
     def decode(self, puzzle: Puzzle, masks: np.ndarray) -> np.ndarray:
         masks = np.asarray(masks, dtype=np.uint64)
-        single = (masks != 0) & ((masks & (masks - np.uint64(1))) == 0)
-        # a single value v is the mask 2**(v-1): v - 1 bits are set below it
-        return np.where(single, np.bitwise_count(masks - np.uint64(1)).astype(np.int64) + 1, 0)
+        # a single value v is the mask 2**(v-1): one bit set, v - 1 bits below it
+        values = np.bitwise_count(masks - np.uint64(1)) + np.uint8(1)
+        return np.where(np.bitwise_count(masks) == 1, values, 0).astype(np.int64)
 
     def decode_many(self, puzzles: Sequence[Puzzle], masks: np.ndarray) -> Sequence[np.ndarray]:
         # one array whose rows are the solutions: validate_many checks it without a copy
@@ -197,7 +205,7 @@ class Sudoku(PuzzleType):
             if grids is None or grids.shape != (stop - start, n * n):
                 bad = range(stop - start)
             else:
-                givens = np.stack([p.data for p in puzzles[start:stop]])
+                givens = _givens(puzzles[start:stop], n)
                 kept = ((givens == 0) | (grids == givens)).all(axis=1)
                 bad = np.flatnonzero(~(complete_many(grids, n, box) & kept))
             for k in bad:
