@@ -11,7 +11,8 @@ The "whole file" rows (public sets from ../shared/data, skipped when absent) put
 command's marginal cost per puzzle - (time for the file - time for its first puzzle alone)
 / (puzzles - 1), medians - next to the batch kernel's own mean time per puzzle, measured in
 this process in the same run: their ratio is what the layers between the kernel and the
-user cost.
+user cost. Each is measured twice: in wall seconds, and in the CPU seconds the program used
+(all threads), which a busy machine bends far less.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -46,18 +48,28 @@ def program() -> list[str]:
 
 
 def wall(cmd: list[str], runs: int) -> list[float]:
+    return [w for w, _ in wall_and_cpu(cmd, runs)]
+
+
+def wall_and_cpu(cmd: list[str], runs: int) -> list[tuple[float, float]]:
+    """Per run: wall seconds, and CPU seconds the program used (all its threads, user and
+    system) - the figure a busy machine bends least."""
     subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
     out = []
     for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
         subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-        out.append(time.perf_counter() - t0)
+        seconds = time.perf_counter() - t0
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        out.append((seconds, after.ru_utime - before.ru_utime
+                    + after.ru_stime - before.ru_stime))
     return out
 
 
-def kernel_seconds(path: Path, runs: int) -> float:
-    """Median seconds of the batch kernel alone over the file (parsing, models, decoding
-    and output excluded), first solution, one thread."""
+def kernel_seconds(path: Path, runs: int) -> tuple[float, float]:
+    """Median wall and CPU seconds of the batch kernel alone over the file (parsing,
+    models, decoding and output excluded), first solution, one thread."""
     import numpy as np
 
     from csolve.kernels import abi
@@ -73,12 +85,13 @@ def kernel_seconds(path: Path, runs: int) -> float:
            np.zeros(n_puzzles, np.int64), np.zeros((n_puzzles, abi.STAT_SIZE), np.int64))
     scratch = BatchScratch(model)
     scratch.warm_up(kernels, model, inits, 1, new_ctrl(), *out)
-    times = []
+    times, cpu = [], []
     for _ in range(runs):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         scratch.solve(kernels, model, inits, 1, new_ctrl(), *out)
         times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+        cpu.append(time.process_time() - c0)
+    return statistics.median(times), statistics.median(cpu)
 
 
 def whole_files(csolve: list[str], runs: int, tmp: Path) -> list[dict]:
@@ -93,14 +106,17 @@ def whole_files(csolve: list[str], runs: int, tmp: Path) -> list[dict]:
         first = tmp / f"first-{name}"
         first.write_text(lines[0] + "\n")
         cmd = [*csolve, "solve", "sudoku", "--output", output]
-        whole = statistics.median(wall([*cmd, str(path)], runs))
-        alone = statistics.median(wall([*cmd, str(first)], runs))
-        marginal = (whole - alone) / (len(lines) - 1)
-        kernel = kernel_seconds(path, runs) / len(lines)
-        rows.append({"case": f"whole file: {name} --output {output}", "puzzles": len(lines),
-                     "median_s": whole, "first_puzzle_s": alone,
-                     "marginal_us": marginal * 1e6, "kernel_us": kernel * 1e6,
-                     "ratio": marginal / kernel})
+        whole = wall_and_cpu([*cmd, str(path)], runs)
+        alone = wall_and_cpu([*cmd, str(first)], runs)
+        kernel, kernel_cpu = (t / len(lines) for t in kernel_seconds(path, runs))
+        row = {"case": f"whole file: {name} --output {output}", "puzzles": len(lines)}
+        for label, i, k in (("", 0, kernel), ("cpu_", 1, kernel_cpu)):
+            w, a = (statistics.median(t[i] for t in ts) for ts in (whole, alone))
+            marginal = (w - a) / (len(lines) - 1)
+            row |= {f"{label}median_s": w, f"{label}first_puzzle_s": a,
+                    f"{label}marginal_us": marginal * 1e6, f"{label}kernel_us": k * 1e6,
+                    f"{label}ratio": marginal / k}
+        rows.append(row)
     return rows
 
 
@@ -149,11 +165,12 @@ def _print(csolve: list[str], args: argparse.Namespace, rows: list[dict],
         for r in rows:
             print(f"{r['case']:42s} {r['median_s']:8.3f} {r['min_s']:8.3f}")
     if files:
-        print(f"\n{'whole file':48s} {'median s':>9s} {'marginal µs':>12s} {'kernel µs':>10s} "
-              f"{'ratio':>6s}")
+        print(f"\n{'whole file':40s} {'median s':>9s} {'marginal µs':>12s} {'kernel µs':>10s} "
+              f"{'ratio':>6s} | {'CPU: marginal':>13s} {'kernel':>7s} {'ratio':>6s}")
         for r in files:
-            print(f"{r['case'][12:]:48s} {r['median_s']:9.3f} {r['marginal_us']:12.1f} "
-                  f"{r['kernel_us']:10.1f} {r['ratio']:6.2f}")
+            print(f"{r['case'][12:]:40s} {r['median_s']:9.3f} {r['marginal_us']:12.1f} "
+                  f"{r['kernel_us']:10.1f} {r['ratio']:6.2f} | {r['cpu_marginal_us']:13.1f} "
+                  f"{r['cpu_kernel_us']:7.1f} {r['cpu_ratio']:6.2f}")
 
 
 if __name__ == "__main__":

@@ -27,14 +27,16 @@ _LAZY = {
     "rate": "csolve.api", "explain": "csolve.api", "generate": "csolve.api",
     "validate": "csolve.api", "read": "csolve.api", "puzzle_types": "csolve.api",
     "puzzle_type": "csolve.api", "backends": "csolve.api",
-    "Result": "csolve.outcome", "Status": "csolve.outcome", "End": "csolve.outcome",
+    "Result": "csolve.outcome", "ResultBlock": "csolve.outcome", "Status": "csolve.outcome",
+    "End": "csolve.outcome",
     "Stats": "csolve.outcome", "Puzzle": "csolve.puzzle", "PuzzleType": "csolve.puzzle",
     "CsolveError": "csolve.errors", "PuzzleInputError": "csolve.errors",
     "hookimpl": "csolve.hookspecs",
 }
 
 __all__ = [
-    "CsolveError", "End", "Puzzle", "PuzzleInputError", "PuzzleType", "Result", "Solver",
+    "CsolveError", "End", "Puzzle", "PuzzleInputError", "PuzzleType", "Result", "ResultBlock",
+    "Solver",
     "Stats", "Status", "__version__", "backends", "count", "explain", "generate", "hookimpl",
     "puzzle_type", "puzzle_types", "rate", "read", "solve", "validate",
 ]
@@ -55,7 +57,7 @@ if TYPE_CHECKING:
     )
     from csolve.errors import CsolveError, PuzzleInputError
     from csolve.hookspecs import hookimpl
-    from csolve.outcome import End, Result, Stats, Status
+    from csolve.outcome import End, Result, ResultBlock, Stats, Status
     from csolve.puzzle import Puzzle, PuzzleType
 
 

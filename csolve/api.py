@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from csolve.backends.base import Backend
     from csolve.grading import Rating
     from csolve.logic import Step
-    from csolve.outcome import Result
+    from csolve.outcome import Result, ResultBlock
     from csolve.puzzle import Puzzle, PuzzleType
     from csolve.solver import SolveOptions
 
@@ -206,9 +206,10 @@ class Solver:
     def iter_blocks(self, puzzles: Any, *,
                     on_solution: Callable[[Puzzle, Any], None] | None = None,
                     progress: Callable[[int], None] | None = None,
-                    ctrl: np.ndarray | None = None) -> Iterator[list[Result]]:
-        """:meth:`iter_solve`'s results a run of same-shaped puzzles at a time (for output
-        written in bulk)."""
+                    ctrl: np.ndarray | None = None) -> Iterator[ResultBlock]:
+        """:meth:`iter_solve`'s results a run of same-shaped puzzles at a time, each a
+        :class:`~csolve.outcome.ResultBlock`: a sequence of results kept as columns, for
+        output written in bulk."""
         from csolve.solver import solve_blocks
 
         items = puzzles if _is_puzzle_list(puzzles) and not self.box else self.read(puzzles)
