@@ -82,6 +82,17 @@ def _given_masks(n: int) -> np.ndarray:
     return np.array([(1 << n) - 1] + [1 << v for v in range(n)], dtype=np.uint64)
 
 
+#: puzzles handled at once by the whole-batch methods: their scratch arrays stay small (a
+#: fresh page of memory costs more to touch than the work done on it)
+_CHUNK = 512
+
+
+def _chunks(count: int) -> Iterator[tuple[int, int]]:
+    """(start, stop) of consecutive chunks of ``count`` rows."""
+    for a in range(0, count, _CHUNK):
+        yield a, min(count, a + _CHUNK)
+
+
 def _givens(puzzles: Sequence[Puzzle], n: int) -> np.ndarray:
     """The puzzles' grids of givens (each n*n values, as parse makes them) as one array."""
     flat = np.concatenate([p.data for p in puzzles])
@@ -179,14 +190,23 @@ class Sudoku(PuzzleType):
                    ) -> Iterator[tuple[int, int, Model, np.ndarray]]:
         for start, stop, n, box in _runs_by_size(puzzles):
             base = sudoku_model(n, tuple(rules or self.default_rules), _engine(n, rules), box)
-            grids = _givens(puzzles[start:stop], n)
-            yield start, stop, base, _initial_masks(grids, n)
+            inits = np.empty((stop - start, n * n), dtype=np.uint64)
+            for a, b in _chunks(stop - start):
+                np.take(_given_masks(n), _givens(puzzles[start + a:start + b], n),
+                        out=inits[a:b])
+            yield start, stop, base, inits
 
     def decode(self, puzzle: Puzzle, masks: np.ndarray) -> np.ndarray:
-        masks = np.asarray(masks, dtype=np.uint64)
-        # a single value v is the mask 2**(v-1): one bit set, v - 1 bits below it
-        values = np.bitwise_count(masks - np.uint64(1)) + np.uint8(1)
-        return np.where(np.bitwise_count(masks) == 1, values, 0).astype(np.int64)
+        masks = np.ascontiguousarray(masks, dtype=np.uint64)
+        out = np.empty(masks.shape, dtype=np.int64)
+        flat, values = masks.reshape(-1), out.reshape(-1)
+        step = _CHUNK * (masks.shape[-1] if masks.ndim else 1)
+        for a in range(0, flat.size, step):
+            m = flat[a:a + step]
+            # a single value v is the mask 2**(v-1): one bit set, v - 1 bits below it
+            np.multiply(np.bitwise_count(m - np.uint64(1)) + np.uint8(1),
+                        np.bitwise_count(m) == 1, out=values[a:a + step])
+        return out
 
     def decode_many(self, puzzles: Sequence[Puzzle], masks: np.ndarray) -> Sequence[np.ndarray]:
         # one array whose rows are the solutions: validate_many checks it without a copy
@@ -203,11 +223,14 @@ class Sudoku(PuzzleType):
             except ValueError:  # solutions of different shapes
                 grids = None
             if grids is None or grids.shape != (stop - start, n * n):
-                bad = range(stop - start)
+                bad: Sequence[int] = range(stop - start)
             else:
-                givens = _givens(puzzles[start:stop], n)
-                kept = ((givens == 0) | (grids == givens)).all(axis=1)
-                bad = np.flatnonzero(~(complete_many(grids, n, box) & kept))
+                bad = []
+                for a, b in _chunks(stop - start):
+                    givens, some = _givens(puzzles[start + a:start + b], n), grids[a:b]
+                    kept = ((givens == 0) | (some == givens)).all(axis=1)
+                    bad.extend((a + np.flatnonzero(~(complete_many(some, n, box) & kept)))
+                               .tolist())
             for k in bad:
                 out[start + k] = self.validate(puzzles[start + k], sols[k])
         return out
