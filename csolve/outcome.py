@@ -172,19 +172,19 @@ class ResultBlock(Sequence[Result]):
     holds the puzzles whose :class:`Result` was put.
     """
 
-    __slots__ = ("puzzle_type", "puzzles", "statuses", "counts", "exact", "first_solutions",
-                 "ends", "engine", "backend", "_counters", "_seconds", "_results", "_decoded")
+    __slots__ = ("puzzle_type", "puzzles", "statuses", "counts", "exact", "_first", "ends",
+                 "engine", "backend", "_counters", "_seconds", "_results", "_decoded")
 
     def __init__(self, puzzle_type: PuzzleType | None, puzzles: Sequence[Puzzle], *,
                  statuses: list[Status], counts: list[int], exact: list[bool],
-                 first_solutions: list[Any], ends: list[End], engine: str, backend: str,
+                 first_solutions: list[Any] | None, ends: list[End], engine: str, backend: str,
                  counters: np.ndarray, seconds: np.ndarray) -> None:
         self.puzzle_type = puzzle_type
         self.puzzles = puzzles
         self.statuses = statuses
         self.counts = counts
         self.exact = exact
-        self.first_solutions = first_solutions
+        self._first: list[Any] | None = first_solutions
         self.ends = ends
         self.engine = engine
         self.backend = backend
@@ -218,7 +218,8 @@ class ResultBlock(Sequence[Result]):
         statuses = [pairs[i][1] for i in which_list]
         block = cls(puzzle_type, puzzles, statuses=statuses, counts=count_list,
                     exact=[e is End.EXHAUSTED for e in ends],
-                    first_solutions=list(first_solutions), ends=ends, engine=engine,
+                    first_solutions=None if all_solved else list(first_solutions), ends=ends,
+                    engine=engine,
                     backend=backend, counters=counters, seconds=seconds)
         if all_solved:
             block._decoded = first_solutions
@@ -238,14 +239,21 @@ class ResultBlock(Sequence[Result]):
         block._results = dict(enumerate(results))
         return block
 
+    @property
+    def first_solutions(self) -> list[Any]:
+        """Each puzzle's first solution, None where none."""
+        if self._first is None:
+            self._first = list(self._decoded) if self._decoded is not None else []
+        return self._first
+
     def put(self, k: int, result: Result) -> None:
         """Puzzle ``k``'s answer is ``result``."""
+        self.first_solutions[k] = result.solution
         self._results[k] = result
         self._decoded = None
         self.statuses[k] = result.status
         self.counts[k] = result.count
         self.exact[k] = result.exact
-        self.first_solutions[k] = result.solution
         self.ends[k] = result.end
 
     def answered(self, k: int) -> Result | None:
@@ -282,7 +290,7 @@ class ResultBlock(Sequence[Result]):
             raise IndexError(k)
         result = self._results.get(k)
         if result is None:
-            solution = self.first_solutions[k]
+            solution = self._decoded[k] if self._first is None else self._first[k]
             result = Result(
                 self.puzzles[k], self.statuses[k], () if solution is None else (solution,),
                 self.counts[k], self.exact[k], self.engine, self.backend,

@@ -130,7 +130,9 @@ def test_a_block_made_later_answers_like_its_results(sudoku):
     results = list(block)
     again = ResultBlock.of(results)
     assert again.statuses == block.statuses and again.counts == block.counts
-    assert block[-1] == results[-1] and block[1:3] == results[1:3]
+    for made, result in ((block[-1], results[-1]), *zip(block[1:3], results[1:3], strict=True)):
+        assert made.puzzle is result.puzzle and made.status is result.status
+        assert made.count == result.count and (made.solution == result.solution).all()
     for p, r in zip(puzzles, results, strict=True):
         assert sudoku.validate(p, r.solution) == []
 
