@@ -13,6 +13,7 @@ from functools import cache
 import numpy as np
 
 from .formats import _alphabet, _lookup
+from .grid import VALUE
 
 #: sizes whose symbols (digits) do not depend on what a line holds
 SIMPLE_SIZES = {16: 4, 81: 9}
@@ -41,7 +42,7 @@ def read_lines(text: str) -> tuple[list[int], np.ndarray, dict] | None:
     codes = _lookup(alpha)[np.frombuffer(raw_bytes, np.uint8)].reshape(len(lines), width)
     if codes.min() < 0 or codes.max() > n:
         return None
-    return numbers, codes.astype(np.int64), {"n": n, "format": "line", "alphabet": alpha}
+    return numbers, codes.astype(VALUE), {"n": n, "format": "line", "alphabet": alpha}
 
 
 def write_lines(grids: Sequence[np.ndarray], meta: dict) -> list[str] | None:

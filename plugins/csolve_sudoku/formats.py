@@ -30,7 +30,7 @@ import numpy as np
 from csolve.errors import PuzzleInputError
 from csolve.inputs import is_number, is_signed_number
 
-from .grid import SIZES, Box, check_box
+from .grid import SIZES, VALUE, Box, check_box
 
 FORMATS = ("line", "numbers", "grid", "sdk")
 DIGITS_FIRST = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -241,8 +241,8 @@ def _parse_line(source: str, no: int, line: str) -> tuple[int, np.ndarray, dict]
     if len(s) == len(field) and field.isascii():  # no rulings: translate every symbol at once
         codes = _lookup(alpha)[np.frombuffer(field.encode("ascii"), np.uint8)]
         if (codes >= 0).all() and (codes <= n).all():
-            return no, codes.astype(np.int64), meta
-    grid = np.zeros(n * n, dtype=np.int64)
+            return no, codes.astype(VALUE), meta
+    grid = np.zeros(n * n, dtype=VALUE)
     cell = 0
     for col, ch in enumerate(field, offset + 1):
         if ch in " \t|+-":
@@ -293,7 +293,7 @@ def _parse_numbers(source: str, text: str) -> list[tuple[int, np.ndarray, dict]]
                 if v > n:
                     raise PuzzleInputError(source, no, col,
                                            f"value {v} is out of range 0..{n}")
-            grid = np.array([v for v, _, _ in values], dtype=np.int64)
+            grid = np.array([v for v, _, _ in values], dtype=VALUE)
             out.append((group[0][0], grid, {"n": n, "format": "numbers", "alphabet": None}))
     return out
 
@@ -358,7 +358,7 @@ def _parse_grid_block(source: str, rows: list[tuple[int, str]], fmt: str
 def _grid_puzzle(source: str, rows: list[tuple[int, str]], symbols: list[list[tuple[int, str]]],
                  n: int, numeric: bool, fmt: str) -> tuple[int, np.ndarray, dict]:
     alpha = None if numeric else _alphabet(n, "".join(ch for row in symbols for _, ch in row))
-    grid = np.zeros(n * n, dtype=np.int64)
+    grid = np.zeros(n * n, dtype=VALUE)
     for r, ((no, line), row) in enumerate(zip(rows, symbols, strict=True)):
         if len(row) != n:
             col = row[n][0] if len(row) > n else len(line) + 1

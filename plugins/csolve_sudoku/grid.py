@@ -15,6 +15,9 @@ import numpy as np
 Box = tuple[int, int]  # (rows, columns) of one box
 
 MAX_SIZE = 64  # a candidate set is one uint64
+#: the type of a grid's cells (values 0..64, 0 blank): one byte keeps a file of a million
+#: puzzles, and their solutions, small
+VALUE = np.int8
 
 
 def box_shapes(n: int) -> list[Box]:

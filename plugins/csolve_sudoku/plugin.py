@@ -18,6 +18,7 @@ from csolve.puzzle import Puzzle, PuzzleType
 
 from . import formats
 from .grid import (
+    VALUE,
     Box,
     check_box,
     complete_many,
@@ -198,7 +199,7 @@ class Sudoku(PuzzleType):
 
     def decode(self, puzzle: Puzzle, masks: np.ndarray) -> np.ndarray:
         masks = np.ascontiguousarray(masks, dtype=np.uint64)
-        out = np.empty(masks.shape, dtype=np.int64)
+        out = np.empty(masks.shape, dtype=VALUE)
         flat, values = masks.reshape(-1), out.reshape(-1)
         step = _CHUNK * (masks.shape[-1] if masks.ndim else 1)
         for a in range(0, flat.size, step):
