@@ -33,7 +33,7 @@ def main() -> None:
 
     diskcache.announce_compiles = True  # say so when a first run compiles (not numba: lazy)
     try:
-        rv = app(standalone_mode=False)
+        rv = app_for(sys.argv[1:])(standalone_mode=False)
     except CsolveError as e:
         sys.stderr.write(f"csolve: error: {e}\n")
         sys.exit(int(e.exit_code))
@@ -62,6 +62,27 @@ def main() -> None:
         sys.exit(int(ExitCode.INTERNAL))
     if isinstance(rv, int) and rv:
         sys.exit(rv)
+
+
+def app_for(args: list[str]):
+    """The app to run ``args`` with: when they name one of its commands, an app of that
+    command alone (typer builds every command it holds, options and all, before it parses a
+    word), else the whole app (help, completion, a misspelt command)."""
+    import copy
+    import os
+
+    name = next((a for a in args if not a.startswith("-")), None)
+    if name is None or any(k.startswith("_") and k.endswith("_COMPLETE") for k in os.environ):
+        return app
+    if any(group.name == name for group in app.registered_groups):
+        return app
+    named = [cmd for cmd in app.registered_commands
+             if (cmd.name or cmd.callback.__name__.replace("_", "-")) == name]
+    if not named:
+        return app
+    one = copy.copy(app)
+    one.registered_commands = named[-1:]  # the last one registered, as typer would choose
+    return one
 
 
 def _one_line(e, mod) -> str:
