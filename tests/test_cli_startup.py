@@ -4,6 +4,9 @@ nothing a user sees."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 from typer.testing import CliRunner
@@ -67,3 +70,28 @@ def test_a_command_reads_the_same(args):
         return out
 
     assert untimed(alone.output) == untimed(whole.output)
+
+
+def test_the_program_asks_numpy_for_one_blas_thread_unless_told(monkeypatch):
+    from csolve.cli import program_defaults
+
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    program_defaults()
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "1"
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "2")  # the user's choice stands
+    program_defaults()
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "2"
+
+
+def test_the_program_runs_with_one_blas_thread(tmp_path):
+    """Through the real entry point: set by the time the run (which loads numpy) is done."""
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    script = ("import sys, atexit\n"
+              "atexit.register(lambda: print('numpy' in sys.modules,"
+              " __import__('os').environ['OPENBLAS_NUM_THREADS']))\n"
+              f"sys.argv = ['csolve', 'solve', 'sudoku', {FOUR!r}, '--output', 'line']\n"
+              "from csolve.cli import run\nrun()\n")
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                       cwd=tmp_path, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[-1] == "True 1"

@@ -104,6 +104,7 @@ def run() -> None:
     a buffered file for the teardown to flush), while a non-daemon thread still runs, or when
     the output cannot be flushed (a closed pipe).
     """
+    program_defaults()
     try:
         main()
         code = 0
@@ -114,6 +115,19 @@ def run() -> None:
     if not _own_command(sys.argv[1:]):
         sys.exit(code)
     _quick_exit(code)
+
+
+def program_defaults() -> None:
+    """Settings of the ``csolve`` program that a user's environment overrides.
+
+    csolve calls no BLAS routine (its arrays only hold candidates), yet numpy's OpenBLAS
+    starts a thread per core when numpy is imported, which costs a short run tens of
+    milliseconds of CPU: the program asks for one (``OPENBLAS_NUM_THREADS``), unless the user
+    chose. Set before numpy is imported; the Python API leaves the environment alone.
+    """
+    import os
+
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
 def _own_command(args: list[str]) -> bool:
