@@ -1,6 +1,6 @@
 """How long the ``csolve`` program takes from start to exit, kernels already cached on disk.
 
-    python benchmarks/bench_cli.py [--runs 9] [--json] [--files-only] [--no-bytecode]
+    python benchmarks/bench_cli.py [--runs 9] [--json] [--files-only | --no-files] [--no-bytecode]
 
 Each case runs once to warm the kernel cache and the OS file cache, then ``--runs`` times;
 the table shows the median and the fastest wall time, and the median CPU seconds (user +
@@ -140,6 +140,7 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=9)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--files-only", action="store_true", help="only the whole-file rows")
+    ap.add_argument("--no-files", action="store_true", help="skip the whole-file rows")
     ap.add_argument("--no-bytecode", action="store_true",
                     help="do not compile csolve's modules to bytecode first")
     args = ap.parse_args()
@@ -147,7 +148,7 @@ def main() -> None:
         cache_bytecode()
     csolve = program()
     with tempfile.TemporaryDirectory() as tmp:
-        files = whole_files(csolve, args.runs, Path(tmp))
+        files = [] if args.no_files else whole_files(csolve, args.runs, Path(tmp))
         if args.files_only:
             _print(csolve, args, [], files)
             return
