@@ -1,11 +1,16 @@
 """How long the ``csolve`` program takes from start to exit, kernels already cached on disk.
 
-    python benchmarks/bench_cli.py [--runs 9] [--json] [--files-only]
+    python benchmarks/bench_cli.py [--runs 9] [--json] [--files-only | --no-files] [--no-bytecode]
 
 Each case runs once to warm the kernel cache and the OS file cache, then ``--runs`` times;
-the table shows the median and the fastest wall time. Two floors put the numbers in context:
-an empty interpreter, and importing the libraries every solve needs (numpy, numba, typer with
-the pydantic it coerces options with, rich) - what is left above that is csolve's own.
+the table shows the median and the fastest wall time, and the median CPU seconds (user +
+system, which load from other jobs bends less than wall time). Two floors put the numbers in
+context: an empty interpreter, and importing the libraries every solve needs (numpy, numba,
+typer, pluggy) - what is left above that is csolve's own.
+
+First csolve's own modules are compiled to bytecode (``__pycache__``), as installing a
+package does: a checkout run with ``PYTHONDONTWRITEBYTECODE=1`` would otherwise compile them
+from source on every run. ``--no-bytecode`` skips that (and measures whatever is there).
 
 The "whole file" rows (public sets from ../shared/data, skipped when absent) put the
 command's marginal cost per puzzle - (time for the file - time for its first puzzle alone)
@@ -35,7 +40,7 @@ DATA = ROOT.parent / "shared" / "data" / "sudoku-9x9"
 WHOLE_FILES = [("kaggle-2000.txt", "line"), ("kaggle-2000.txt", "json"),
                ("forum-hardest-5000.txt", "line"), ("forum-hardest-5000.txt", "json")]
 HARD = ROOT / "puzzles" / "sudoku" / "9x9-hard.txt"
-LIBRARIES = "import numpy, numba, typer, typer._adapters, rich.console"
+LIBRARIES = "import numpy, numba, typer, pluggy"
 
 
 def program() -> list[str]:
@@ -47,24 +52,39 @@ def program() -> list[str]:
     return [found] if found else [sys.executable, "-m", "csolve"]
 
 
-def wall(cmd: list[str], runs: int) -> list[float]:
-    return [w for w, _ in wall_and_cpu(cmd, runs)]
+def cache_bytecode() -> list[str]:
+    """Compile the csolve package and its plugins' packages to bytecode, as an install does;
+    the folders compiled."""
+    import compileall
+    import importlib.util
+
+    done = []
+    for name in ("csolve", "csolve_sudoku", "csolve_kakuro", "csolve_str8ts", "csolve_killer"):
+        spec = importlib.util.find_spec(name)
+        if spec is None or not spec.submodule_search_locations:
+            continue
+        for folder in spec.submodule_search_locations:
+            compileall.compile_dir(folder, quiet=1)
+            done.append(folder)
+    return done
 
 
-def wall_and_cpu(cmd: list[str], runs: int) -> list[tuple[float, float]]:
-    """Per run: wall seconds, and CPU seconds the program used (all its threads, user and
-    system) - the figure a busy machine bends least."""
+def timed(cmd: list[str], runs: int) -> tuple[list[float], list[float]]:
+    """Wall and CPU (user + system) seconds of ``runs`` runs, after one unmeasured run."""
     subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    out = []
+    walls, cpus = [], []
     for _ in range(runs):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
         subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-        seconds = time.perf_counter() - t0
+        walls.append(time.perf_counter() - t0)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        out.append((seconds, after.ru_utime - before.ru_utime
-                    + after.ru_stime - before.ru_stime))
-    return out
+        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return walls, cpus
+
+
+def wall(cmd: list[str], runs: int) -> list[float]:
+    return timed(cmd, runs)[0]
 
 
 def kernel_seconds(path: Path, runs: int) -> tuple[float, float]:
@@ -106,12 +126,12 @@ def whole_files(csolve: list[str], runs: int, tmp: Path) -> list[dict]:
         first = tmp / f"first-{name}"
         first.write_text(lines[0] + "\n")
         cmd = [*csolve, "solve", "sudoku", "--output", output]
-        whole = wall_and_cpu([*cmd, str(path)], runs)
-        alone = wall_and_cpu([*cmd, str(first)], runs)
+        whole = timed([*cmd, str(path)], runs)
+        alone = timed([*cmd, str(first)], runs)
         kernel, kernel_cpu = (t / len(lines) for t in kernel_seconds(path, runs))
         row = {"case": f"whole file: {name} --output {output}", "puzzles": len(lines)}
         for label, i, k in (("", 0, kernel), ("cpu_", 1, kernel_cpu)):
-            w, a = (statistics.median(t[i] for t in ts) for ts in (whole, alone))
+            w, a = (statistics.median(ts[i]) for ts in (whole, alone))
             marginal = (w - a) / (len(lines) - 1)
             row |= {f"{label}median_s": w, f"{label}first_puzzle_s": a,
                     f"{label}marginal_us": marginal * 1e6, f"{label}kernel_us": k * 1e6,
@@ -125,10 +145,15 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=9)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--files-only", action="store_true", help="only the whole-file rows")
+    ap.add_argument("--no-files", action="store_true", help="skip the whole-file rows")
+    ap.add_argument("--no-bytecode", action="store_true",
+                    help="do not compile csolve's modules to bytecode first")
     args = ap.parse_args()
+    if not args.no_bytecode:
+        cache_bytecode()
     csolve = program()
     with tempfile.TemporaryDirectory() as tmp:
-        files = whole_files(csolve, args.runs, Path(tmp))
+        files = [] if args.no_files else whole_files(csolve, args.runs, Path(tmp))
         if args.files_only:
             _print(csolve, args, [], files)
             return
@@ -144,12 +169,16 @@ def main() -> None:
             ("csolve solve sudoku 9x9-hard.txt (5)", [*csolve, "solve", "sudoku", str(HARD)]),
             ("csolve solve sudoku --count (1 puzzle)",
              [*csolve, "solve", "sudoku", str(one), "--count"]),
+            ("  the same, --backend locked-pool --workers 2",
+             [*csolve, "solve", "sudoku", str(one), "--count", "--backend", "locked-pool",
+              "--workers", "2"]),
         ]
         rows = []
         for name, cmd in cases:
-            times = wall(cmd, args.runs)
+            times, cpus = timed(cmd, args.runs)
             rows.append({"case": name, "runs": args.runs,
-                         "median_s": statistics.median(times), "min_s": min(times)})
+                         "median_s": statistics.median(times), "min_s": min(times),
+                         "cpu_s": statistics.median(cpus)})
     _print(csolve, args, rows, files)
 
 
@@ -159,11 +188,12 @@ def _print(csolve: list[str], args: argparse.Namespace, rows: list[dict],
         print(json.dumps({"program": csolve, "cpus": os.cpu_count(), "rows": rows,
                           "whole_files": files}, indent=2))
         return
-    print(f"program: {' '.join(csolve)}  ({args.runs} runs after a warm-up, wall seconds)")
+    print(f"program: {' '.join(csolve)}  ({args.runs} runs after a warm-up, wall seconds; "
+          f"load average {os.getloadavg()[0]:.2f})")
     if rows:
-        print(f"{'case':42s} {'median':>8s} {'min':>8s}")
+        print(f"{'case':46s} {'median':>8s} {'min':>8s} {'CPU s':>8s}")
         for r in rows:
-            print(f"{r['case']:42s} {r['median_s']:8.3f} {r['min_s']:8.3f}")
+            print(f"{r['case']:46s} {r['median_s']:8.3f} {r['min_s']:8.3f} {r['cpu_s']:8.3f}")
     if files:
         print(f"\n{'whole file':40s} {'median s':>9s} {'marginal µs':>12s} {'kernel µs':>10s} "
               f"{'ratio':>6s} | {'CPU: marginal':>13s} {'kernel':>7s} {'ratio':>6s}")

@@ -1,7 +1,7 @@
 """Two workers against one on a long exhaustive count: does a second core halve the search?
 
     python benchmarks/bench_scaling.py [--repeat 5] [--json out.json] [--no-command]
-        [--backends locked-pool,work-stealing,...] [--puzzle LINE | --sixteen]
+        [--backends locked-pool,work-stealing,...] [--puzzle LINE | --sixteen] [--no-bytecode]
 
 For the puzzle (by default a 9x9 with 5,925,253 solutions, searched by the default 9x9
 engine; with ``--sixteen`` a 16x16 with 527,693 solutions, searched by the generic engine)
@@ -15,7 +15,9 @@ them alike: ``serial``, then every sharing backend with 2 workers. Two figures p
 * whole command: wall seconds of ``csolve solve sudoku FILE --count --backend B --workers N``
   as a subprocess (start-up, imports and kernel loading included), with its CPU seconds.
 
-Medians over the repeats, and each backend's ratio to serial. On a machine shared with other
+csolve's own modules are first compiled to bytecode, as installing a package does
+(``--no-bytecode``: not; see bench_cli.py). Medians over the repeats, and each backend's
+ratio to serial. On a machine shared with other
 jobs the wall ratios say little unless ``cores`` reads close to 1 for serial and 2 for the
 others: quote them with the cores column.
 """
@@ -132,7 +134,13 @@ def main() -> None:
     ap.add_argument("--puzzle", default=TARGET, help="one 9x9 (or n x n) Sudoku line")
     ap.add_argument("--sixteen", action="store_true",
                     help="a 16x16 with 527,693 solutions instead (the generic engine)")
+    ap.add_argument("--no-bytecode", action="store_true",
+                    help="do not compile csolve's modules to bytecode first")
     args = ap.parse_args()
+    if not args.no_bytecode:
+        from bench_cli import cache_bytecode
+
+        cache_bytecode()
     if args.sixteen:
         args.puzzle = sixteen()
     backends = ["serial"] + [b for b in args.backends.split(",") if b]

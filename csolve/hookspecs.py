@@ -18,7 +18,8 @@ def csolve_register_puzzles(register):
 
     ``puzzle_type`` is a :class:`csolve.puzzle.PuzzleType`: it parses input, builds a model,
     decodes, validates and renders solutions. Its ``name`` is what users type
-    (``csolve solve NAME FILE``).
+    (``csolve solve NAME FILE``). A :class:`csolve.puzzle.DeferredPuzzleType` (the name and
+    ``"module:Class"``) registers one that is imported only when first used.
     """
 
 

@@ -32,7 +32,9 @@ CORE_MODULE = "csolve.builtins"
 
 _pm: pluggy.PluginManager | None = None
 _lock = threading.RLock()
-_dists: dict[str, tuple[str, str]] = {}  # plugin name -> (distribution, version)
+#: plugin name -> (distribution, version), or the distribution itself until a message needs
+#: its name (reading it parses the distribution's metadata)
+_dists: dict[str, Any] = {}
 _reported: set[str] = set()
 
 
@@ -44,9 +46,24 @@ def debug_enabled() -> bool:
     return os.environ.get("CSOLVE_DEBUG", "") not in ("", "0")
 
 
+def _dist_of(plugin_name: str, default: tuple[str, str]) -> tuple[str, str]:
+    """(distribution, version) of a plugin, read from its metadata on first need."""
+    with _lock:
+        info = _dists.get(plugin_name)
+        if info is None:
+            return default
+        if not isinstance(info, tuple):
+            try:
+                info = (info.name, info.version)
+            except Exception:  # unreadable metadata
+                info = ("unknown distribution", "")
+            _dists[plugin_name] = info
+        return info
+
+
 def describe(plugin_name: str) -> str:
     """``'name' (distribution version)``: how messages name a plugin."""
-    dist, version = _dists.get(plugin_name, ("registered in code", ""))
+    dist, version = _dist_of(plugin_name, ("registered in code", ""))
     return f"plugin {plugin_name!r} ({dist}{' ' + version if version else ''})"
 
 
@@ -119,8 +136,7 @@ def get_plugin_manager() -> pluggy.PluginManager:
 
             for ep in _entry_points():
                 dist = getattr(ep, "dist", None)
-                _dists[ep.name] = ((dist.name, dist.version) if dist is not None
-                                   else ("unknown distribution", ""))
+                _dists[ep.name] = dist if dist is not None else ("unknown distribution", "")
                 if ep.value == CORE_MODULE:  # registered below under its own name
                     _dists[CORE] = _dists.pop(ep.name)
                     continue
@@ -217,7 +233,7 @@ def list_plugins() -> list[PluginInfo]:
     pm = get_plugin_manager()
     out = []
     for name, plugin in pm.list_name_plugin():
-        dist, version = _dists.get(name, ("(registered in code)", ""))
+        dist, version = _dist_of(name, ("(registered in code)", ""))
         hooks = tuple(sorted(h.name for h in pm.get_hookcallers(plugin) or []))
         out.append(PluginInfo(name=name, version=version, dist=dist, hooks=hooks))
     return sorted(out, key=lambda p: p.name)

@@ -249,22 +249,63 @@ def _keeping_constraints_runs(runs_fn):
     return model_runs
 
 
+@dataclass(frozen=True)
+class DeferredPuzzleType:
+    """A puzzle type registered by its name and where its class is (``"module:Class"``,
+    built with no arguments), imported when the type is first used: a run that reads one
+    puzzle type then imports no other plugin's machinery."""
+
+    name: str
+    target: str
+
+    def load(self) -> PuzzleType:
+        import importlib
+
+        module, _, attr = self.target.partition(":")
+        ptype = getattr(importlib.import_module(module), attr)()
+        if ptype.name != self.name:
+            raise ValueError(f"{self.target} is the puzzle type {ptype.name!r}, registered "
+                             f"as {self.name!r}")
+        return ptype
+
+
+_loaded: dict[DeferredPuzzleType, PuzzleType] = {}
+
+
+def _resolved(item: Any, plugin: str) -> PuzzleType | None:
+    """A registered puzzle type itself (a deferred one imported, once); None, reported once,
+    when it cannot be imported."""
+    if not isinstance(item, DeferredPuzzleType):
+        return item
+    ptype = _loaded.get(item)
+    if ptype is None:
+        from csolve.plugins import report_failure
+
+        try:
+            ptype = _loaded[item] = item.load()
+        except Exception as e:
+            report_failure(plugin, "failed in csolve_register_puzzles", e)
+            return None
+    return ptype
+
+
 def all_puzzle_types() -> dict[str, PuzzleType]:
     from csolve.plugins import collect_named
 
     found, _conflicts = collect_named("csolve_register_puzzles", "puzzle type")
-    return {name: p for name, (p, _plugin) in found.items()}
+    types = {name: _resolved(p, plugin) for name, (p, plugin) in found.items()}
+    return {name: p for name, p in types.items() if p is not None}
 
 
 def get_puzzle_type(name: str) -> PuzzleType:
     from csolve.plugins import collect_named
 
     found, conflicts = collect_named("csolve_register_puzzles", "puzzle type")
-    types = {n: p for n, (p, _plugin) in found.items()}
-    try:
-        return types[name]
-    except KeyError:
-        if name in conflicts:
-            raise conflicts[name] from None
-        known = ", ".join(sorted(types)) or "none installed"
-        raise UnknownNameError(f"unknown puzzle type {name!r} (known: {known})") from None
+    if name in found:
+        ptype = _resolved(*found[name])
+        if ptype is not None:
+            return ptype
+    if name in conflicts:
+        raise conflicts[name]
+    known = ", ".join(sorted(all_puzzle_types())) or "none installed"
+    raise UnknownNameError(f"unknown puzzle type {name!r} (known: {known})")

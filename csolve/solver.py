@@ -5,7 +5,8 @@ For each run of same-shaped puzzles:
 
 1. the backend's :meth:`~csolve.backends.base.Backend.solve_group` runs the batch kernel
    over all of them at once (no Python work per puzzle), each for at most a small node
-   budget - most puzzles end here;
+   budget - most puzzles end here (a lone puzzle skips this step unless the backend is
+   ``serial``: the backend's own probe, a lone search before it shares, does the same);
 2. a puzzle that needs more search than that is searched alone by the backend the user
    named, on the workers they gave (:meth:`~csolve.backends.base.Backend.solve`);
 3. a puzzle that the model's own search has not solved after ``escalate_after`` nodes is
@@ -155,7 +156,9 @@ class _Run:
         opts = self.options
         serial = self.backend.name == "serial"
         escalate = opts.escalate_after if self.fallback is not None else 0
-        direct = opts.keep > 1 or (not serial and _no_probe(opts))
+        # one puzzle goes straight to a sharing backend: its own probe (a lone search
+        # before it shares) ends an easy one as soon, and the batch kernel is not loaded
+        direct = opts.keep > 1 or (not serial and (_no_probe(opts) or len(self.puzzles) == 1))
         if direct:  # every puzzle straight to the backend
             self.ptype.check_many(self.puzzles)
             results = ResultBlock.of([self._unsearched(k) for k in range(len(self.puzzles))])

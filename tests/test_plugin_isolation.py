@@ -240,3 +240,52 @@ def test_a_plugins_bug_at_run_time_is_one_line_and_exit_4(site, tmp_path, monkey
     monkeypatch.setenv("CSOLVE_DEBUG", "1")  # the traceback, on request
     with pytest.raises(TypeError):
         main()
+
+
+DEFERRED = """
+from csolve.hookspecs import hookimpl
+from csolve.puzzle import DeferredPuzzleType
+
+
+@hookimpl
+def csolve_register_puzzles(register):
+    register(DeferredPuzzleType("later", "brokenplug_laterimpl:Later"))
+    register(DeferredPuzzleType("never", "brokenplug_nowhere:Never"))
+"""
+LATER_IMPL = """
+from csolve_sudoku.plugin import Sudoku
+
+
+class Later(Sudoku):
+    name = "later"
+"""
+
+
+def test_a_deferred_puzzle_type_is_imported_when_used(site, capsys):
+    install(site, "brokenplug", {"later": DEFERRED})
+    (site / "brokenplug_laterimpl.py").write_text(LATER_IMPL)
+    from csolve.puzzle import PuzzleType, all_puzzle_types, get_puzzle_type
+
+    assert get_puzzle_type("sudoku").name == "sudoku"
+    assert "brokenplug_laterimpl" not in sys.modules  # not imported for another type
+    later = get_puzzle_type("later")
+    assert isinstance(later, PuzzleType) and later.name == "later"
+    assert get_puzzle_type("later") is later  # imported and built once
+    with pytest.raises(Exception, match="unknown puzzle type 'never'"):
+        get_puzzle_type("never")
+    types = all_puzzle_types()
+    assert "later" in types and "never" not in types
+    assert all(isinstance(t, PuzzleType) for t in types.values())
+    (line,) = warnings(capsys.readouterr().err)  # the missing module, reported once
+    assert "'later'" in line and "brokenplug_nowhere" in line
+
+
+def test_a_run_of_one_puzzle_type_imports_no_other_plugin(tmp_path):
+    script = ("import sys\nfrom csolve.cli import main\n"
+              f"sys.argv = ['csolve', 'solve', 'sudoku', {HARD!r}, '--output', 'line']\n"
+              "try:\n    main()\nexcept SystemExit as e:\n    assert not e.code\n"
+              "print(sorted(m for m in sys.modules if m.endswith('.plugin')))\n")
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                       cwd=tmp_path, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[-1] == "['csolve_sudoku.plugin']"

@@ -10,11 +10,10 @@ amortise the pickling (measured here: process pools need >= 1-10 ms tasks).
 from __future__ import annotations
 
 import atexit
-import concurrent.futures as cf
-import multiprocessing
 import threading
 import time
 from collections import deque
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -23,12 +22,18 @@ from csolve.backends.serial import probe_alone
 from csolve.kernels import abi
 from csolve.search import SearchState, new_ctrl, stats_dict
 
+if TYPE_CHECKING:  # imported when a pool starts: a run on threads never needs them
+    import concurrent.futures as cf
+
 SLICE_SECONDS = 0.05
 _pools: dict[int, cf.ProcessPoolExecutor] = {}
 _lock = threading.Lock()
 
 
 def _pool(n: int) -> cf.ProcessPoolExecutor:
+    import concurrent.futures as cf
+    import multiprocessing
+
     with _lock:
         pool = _pools.get(n)
         if pool is None:
@@ -104,6 +109,8 @@ class ProcessPool(Backend):
         self._split(frontier, nodes, dirty, 2 * n)
         stats = first.stats.copy()
         pool = _pool(n)
+        import concurrent.futures as cf
+
         running: set = set()
         tasks = 0
         reason = "exhausted"

@@ -35,7 +35,7 @@ def main() -> None:
     keep_freed_memory()
     diskcache.announce_compiles = True  # say so when a first run compiles (not numba: lazy)
     try:
-        rv = app(standalone_mode=False)
+        rv = app_for(sys.argv[1:])(standalone_mode=False)
     except CsolveError as e:
         sys.stderr.write(f"csolve: error: {e}\n")
         sys.exit(int(e.exit_code))
@@ -66,6 +66,27 @@ def main() -> None:
         sys.exit(rv)
 
 
+def app_for(args: list[str]):
+    """The app to run ``args`` with: when they name one of its commands, an app of that
+    command alone (typer builds every command it holds, options and all, before it parses a
+    word), else the whole app (help, completion, a misspelt command)."""
+    import copy
+    import os
+
+    name = next((a for a in args if not a.startswith("-")), None)
+    if name is None or any(k.startswith("_") and k.endswith("_COMPLETE") for k in os.environ):
+        return app
+    if any(group.name == name for group in app.registered_groups):
+        return app
+    named = [cmd for cmd in app.registered_commands
+             if (cmd.name or cmd.callback.__name__.replace("_", "-")) == name]
+    if not named:
+        return app
+    one = copy.copy(app)
+    one.registered_commands = named[-1:]  # the last one registered, as typer would choose
+    return one
+
+
 def _one_line(e, mod) -> str:
     """A usage error as one line: click's message, and where to find the command's help."""
     message = " ".join(e.format_message().split())
@@ -85,6 +106,7 @@ def run() -> None:
     a buffered file for the teardown to flush), while a non-daemon thread still runs, or when
     the output cannot be flushed (a closed pipe).
     """
+    program_defaults()
     try:
         main()
         code = 0
@@ -95,6 +117,19 @@ def run() -> None:
     if not _own_command(sys.argv[1:]):
         sys.exit(code)
     _quick_exit(code)
+
+
+def program_defaults() -> None:
+    """Settings of the ``csolve`` program that a user's environment overrides.
+
+    csolve calls no BLAS routine (its arrays only hold candidates), yet numpy's OpenBLAS
+    starts a thread per core when numpy is imported, which costs a short run tens of
+    milliseconds of CPU: the program asks for one (``OPENBLAS_NUM_THREADS``), unless the user
+    chose. Set before numpy is imported; the Python API leaves the environment alone.
+    """
+    import os
+
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
 def _own_command(args: list[str]) -> bool:

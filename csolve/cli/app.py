@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from csolve import __version__
+from csolve.cli.quickparams import QuickGroup
 
 EXIT_CODES_HELP = (
     "Exit codes: 0 solved (or counted), 1 no solution / invalid grid, 2 bad input or usage, "
@@ -24,6 +25,7 @@ def examples(*commands: str, exit_codes: bool = False) -> str:
 
 app = typer.Typer(
     name="csolve",
+    cls=QuickGroup,  # plain options are converted without pydantic (cli/quickparams.py)
     help="Fast, parallel, pluggable constraint-puzzle solver.\n\n" + EXIT_CODES_HELP,
     epilog=examples("csolve solve sudoku puzzles/sudoku/9x9-hard.txt",
                     "csolve explain sudoku puzzles/sudoku/9x9-hard.txt --output html > steps.html",

@@ -13,14 +13,16 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
-
-from rich.console import Console
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 from csolve.cli.common import Output
 from csolve.errors import ExitCode
 from csolve.outcome import Result, ResultBlock, Status
 from csolve.puzzle import Puzzle, PuzzleType
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 class Reporter:
@@ -31,12 +33,23 @@ class Reporter:
         self.counting = counting
         self.show_stats = show_stats
         self.total = total
-        self.out = Console(highlight=False, soft_wrap=True)
-        self.err = Console(stderr=True, highlight=False)
         self.statuses: Counter[Status] = Counter()
         self.streamed: Counter[int] = Counter()  # solutions printed per puzzle (--all)
         self.pictures: list[str] = []  # --output svg: one document per puzzle, written last
         self._live: Console | None = None  # the console the progress bar is drawn on
+
+    # the consoles are made on first use: line and JSON output never import rich
+    @cached_property
+    def out(self) -> Console:
+        from rich.console import Console
+
+        return Console(highlight=False, soft_wrap=True)
+
+    @cached_property
+    def err(self) -> Console:
+        from rich.console import Console
+
+        return Console(stderr=True, highlight=False)
 
     def notice(self, message: str) -> None:
         """A one-line note for stderr: printed above the progress bar when one is drawn on
@@ -52,8 +65,11 @@ class Reporter:
         """A transient progress bar for files of several puzzles, on the terminal only:
         drawn on stdout's console when stdout is the terminal (so that grids printed
         through it go above the bar), else on stderr."""
+        if self.total < 2:
+            yield lambda done: None
+            return
         console = self.out if self.out.is_terminal else self.err
-        if self.total < 2 or not console.is_terminal:
+        if not console.is_terminal:
             yield lambda done: None
             return
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn

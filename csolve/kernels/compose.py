@@ -29,8 +29,11 @@ from types import ModuleType
 import numba
 
 import csolve
-from csolve.kernels import drivers_template, search_template
 from csolve.kernels.depends import dependency_sources
+
+#: the templates, read as text (never imported: their kernels would be built for nothing)
+_SEARCH_TEMPLATE = "csolve.kernels.search_template"
+_DRIVERS_TEMPLATE = "csolve.kernels.drivers_template"
 
 _PROPAGATE = "from csolve.kernels.default_propagate import propagate  # <propagate>"
 _SEARCH = "from csolve.kernels.search_template import search  # <search>"
@@ -80,11 +83,11 @@ def _source_of(module_name: str) -> str:
     return Path(spec.origin).read_text(encoding="utf-8")
 
 
-def _template(module: ModuleType, markers: tuple[str, ...]) -> str:
-    text = Path(module.__file__).read_text(encoding="utf-8")
+def _template(module: str, markers: tuple[str, ...]) -> str:
+    text = _source_of(module)
     for marker in markers:
         if marker not in text:
-            raise RuntimeError(f"{module.__name__} lost its marker {marker!r}")
+            raise RuntimeError(f"{module} lost its marker {marker!r}")
         text = text.replace(marker, "")
     return text
 
@@ -125,8 +128,8 @@ def render_source(kernel_paths: tuple[str, ...], engine: str = "") -> str:
         lines += [f"from {module} import {func} as search", "", ""]
         search = ""
     else:
-        search = _template(search_template, (_PROPAGATE,))
-    drivers = _template(drivers_template, (_PROPAGATE, _SEARCH))
+        search = _template(_SEARCH_TEMPLATE, (_PROPAGATE,))
+    drivers = _template(_DRIVERS_TEMPLATE, (_PROPAGATE, _SEARCH))
     return "\n".join(lines) + search + "\n\n" + drivers
 
 
@@ -200,4 +203,4 @@ _CORE_MODULES = {
     "csolve.kernels.bits",
     "csolve.kernels.state",
 }
-_TEMPLATE_MODULES = {search_template.__name__, drivers_template.__name__}
+_TEMPLATE_MODULES = {_SEARCH_TEMPLATE, _DRIVERS_TEMPLATE}

@@ -35,6 +35,7 @@ def preload(dispatcher: Any, args: tuple) -> bool:
         from numba.core.typing.typeof import Purpose
 
         with global_compiler_lock:
+            _type_plain_arrays_directly()
             sig = tuple(typeof(a, Purpose.argument) for a in args)
             if sig in dispatcher.overloads:
                 return True
@@ -55,6 +56,37 @@ def preload(dispatcher: Any, args: tuple) -> bool:
             return True
     except Exception:  # any surprise: the ordinary first call does it the usual way
         return False
+
+
+#: numba's own typing of arrays, which plain ones bypass once set
+_numbas: Any = None
+
+
+def _type_plain_arrays_directly() -> None:
+    """Have numba type a plain ``numpy.ndarray`` without first asking whether it is a masked
+    array: that question imports ``numpy.ma`` (~10 ms), on the first call with a tuple of
+    arrays (a model) if not before. Masked arrays and other subclasses still go to numba's
+    own function, so every array is typed exactly as before."""
+    global _numbas
+    if _numbas is not None:
+        return
+    import numpy as np
+    from numba.core import types
+    from numba.core.typing.typeof import typeof_impl
+    from numba.np import numpy_support
+
+    numbas = _numbas = typeof_impl.dispatch(np.ndarray)
+
+    @typeof_impl.register(np.ndarray)
+    def _typeof_ndarray(val: Any, c: Any) -> Any:
+        if type(val) is not np.ndarray:
+            return numbas(val, c)
+        try:
+            dtype = numpy_support.from_dtype(val.dtype)
+        except Exception:  # numba's function raises its own error for this array
+            return numbas(val, c)
+        return types.Array(dtype, val.ndim, numpy_support.map_layout(val),
+                           readonly=not val.flags.writeable)
 
 
 def _register_symbols(ctx: Any, data: tuple) -> None:

@@ -6,9 +6,9 @@ from csolve.hookspecs import hookimpl
 
 @hookimpl
 def csolve_register_puzzles(register):
-    from .plugin import Kakuro
+    from csolve.puzzle import DeferredPuzzleType
 
-    register(Kakuro())
+    register(DeferredPuzzleType("kakuro", "csolve_kakuro.plugin:Kakuro"))
 
 
 @hookimpl

@@ -9,6 +9,6 @@ from csolve.hookspecs import hookimpl
 
 @hookimpl
 def csolve_register_puzzles(register):
-    from .plugin import Killer
+    from csolve.puzzle import DeferredPuzzleType
 
-    register(Killer())
+    register(DeferredPuzzleType("killer", "csolve_killer.plugin:Killer"))

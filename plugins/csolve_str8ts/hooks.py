@@ -6,9 +6,9 @@ from csolve.hookspecs import hookimpl
 
 @hookimpl
 def csolve_register_puzzles(register):
-    from .plugin import Str8ts
+    from csolve.puzzle import DeferredPuzzleType
 
-    register(Str8ts())
+    register(DeferredPuzzleType("str8ts", "csolve_str8ts.plugin:Str8ts"))
 
 
 @hookimpl

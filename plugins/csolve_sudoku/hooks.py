@@ -10,9 +10,9 @@ from csolve.hookspecs import hookimpl
 
 @hookimpl
 def csolve_register_puzzles(register):
-    from .plugin import Sudoku
+    from csolve.puzzle import DeferredPuzzleType
 
-    register(Sudoku())
+    register(DeferredPuzzleType("sudoku", "csolve_sudoku.plugin:Sudoku"))
 
 
 @hookimpl
