@@ -16,13 +16,18 @@ engine learns a clause from every contradiction, the way SAT solvers do:
     decide:    in focused mode as depth-first search does: the cell with the fewest values
                left, and in it the value it last held, else its most active one; in
                stable mode the unassigned literal of highest activity (VSIDS), with its
-               last value
+               last value (the activity heap is kept up in stable mode only, and built
+               afresh when it starts)
     modes:     focused and stable in turn, each twice as long as the one before (as in
                CaDiCaL): focused restarts when recent clauses' LBD (glue) runs high against
                the long-run average; stable restarts rarely (reluctant doubling) and decides
                towards the target, the longest conflict-free assignment seen lately
     rephase:   now and then the saved values are reset: to the best assignment ever, to
                all false, to all true
+    reduce:    now and then most learned clauses go, as in CaDiCaL: glue <= 2 stays, a clause
+               used in an analysis lives on (through two reductions at glue <= 6), and of
+               the rest the three quarters of highest glue go; a used clause's glue is
+               recomputed and only ever lowered
 
 The problem's clauses are never stored: "one value per cell" and "each value once per
 group" are the model's masks, updated with the assignment; only learned clauses live in the
