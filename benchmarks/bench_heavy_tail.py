@@ -4,6 +4,7 @@
                                           [--timeout 10] [--engine learning]
                                           [--backends serial:1,locked-pool:2]
                                           [--peer cadical195] [--json F]
+    python benchmarks/bench_heavy_tail.py --conflicts 100000 [--transforms 8] [--json F]
 
 Run times of a clause-learning search on hard puzzles are heavy-tailed: the same puzzle with
 its rows, columns and digits permuted (an equivalent puzzle) can take 0.5 s or more than a
@@ -15,6 +16,11 @@ median time (a run not solved counts as the time limit) and the puzzles solved a
 unit clauses, the same time limit), so csolve's tail is set against a peer's on the same
 puzzles rather than against the peer's luck on the puzzles as given. Every solution is
 validated. Reads ../shared/data (skips if absent).
+
+``--conflicts N`` measures the same runs by a count the machine's load cannot bend: one
+search of the ``learning`` engine per run (no depth-first start, no interleaving) for at most
+N conflicts, and the table gives the runs solved within N, the median conflicts and
+decisions (a run not solved counts as N), and the conflicts per CPU second over all runs.
 """
 
 from __future__ import annotations
@@ -60,6 +66,53 @@ def run(sudoku, puzzles, backend: str, workers: int, engine: str | None, timeout
         return (r.solutions[0], dt) if r.status is Status.SOLVED else (None, dt)
 
     return _runs(sudoku, puzzles, transforms, timeout, solve, backend, workers)
+
+
+def run_capped(sudoku, puzzles, cap: int, transforms: int) -> dict:
+    """Each run searched by one ``learning`` search for at most ``cap`` conflicts: the
+    conflicts and decisions it needed, and the CPU time it took."""
+    from csolve.engines import with_engine
+    from csolve.kernels import abi
+    from csolve.search import SearchState, new_ctrl
+    from csolve.solver import checked
+
+    conflicts, decisions, solved_puzzles = [], [], set()
+    cpu = 0.0
+    (_, _, model, _), = sudoku.model_runs([puzzles[0]])
+    warm = SearchState(with_engine(model, "learning"))
+    warm.push_root()
+    warm.run(new_ctrl(), 1, False, 1)  # compile before any clock starts
+    for p in puzzles:
+        for k in range(transforms):
+            q = transformed(sudoku, p, k)
+            (_, _, model, inits), = sudoku.model_runs([q])
+            state = SearchState(with_engine(model, "learning").with_init(inits[0]))
+            state.push_root()
+            ctrl = new_ctrl()
+            t = time.process_time()
+            solution = None
+            while state.stats[abi.STAT_BACKTRACKS] < cap:
+                r = state.run(ctrl, 1, False, 4096)
+                if state.found:
+                    solution = checked(sudoku, q, state.found_solutions()[0])
+                    break
+                if r == abi.EXHAUSTED:
+                    raise AssertionError(f"{q.where}: no solution found")
+            cpu += time.process_time() - t
+            c = int(state.stats[abi.STAT_BACKTRACKS])
+            conflicts.append(c if solution is not None else None)
+            decisions.append(int(state.stats[abi.STAT_GUESSES]))
+            if solution is not None:
+                solved_puzzles.add(p.index)
+    capped = [cap if c is None else c for c in conflicts]
+    return dict(backend=f"learning, {cap:,} conflicts", workers=1, runs=len(conflicts),
+                solved=sum(c is not None for c in conflicts),
+                median_conflicts=statistics.median(capped),
+                median_decisions=statistics.median(decisions),
+                conflicts_per_cpu_s=round(sum(int(c) for c in capped) / max(cpu, 1e-9)),
+                puzzles=len(puzzles), puzzles_solved=len(solved_puzzles),
+                # per run, puzzle by puzzle, as given first; None: not solved within the cap
+                conflicts=conflicts)
 
 
 def _peer_solve(conn, name: str, n: int, grid) -> None:
@@ -129,6 +182,8 @@ def main() -> int:
                     help="comma-separated name:workers")
     ap.add_argument("--peer", default="",
                     help="also solve the runs with this python-sat solver (e.g. cadical195)")
+    ap.add_argument("--conflicts", type=int, default=0,
+                    help="instead: one learning search per run, at most this many conflicts")
     ap.add_argument("--json", help="write the rows to this file")
     args = ap.parse_args()
     path = DATA / args.set
@@ -137,6 +192,8 @@ def main() -> int:
         return 0
     sudoku = get_puzzle_type("sudoku")
     puzzles = sudoku.parse(path.read_text(), path.name)
+    if args.conflicts > 0:
+        return _capped_table(sudoku, puzzles, args)
     engine = None if args.engine == "auto" else args.engine
     solve_one(sudoku, puzzles[0], SolveOptions(timeout=1, engine=engine))  # compile
     rows = []
@@ -159,6 +216,29 @@ def main() -> int:
     Console().print(table)
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=2))
+    return 0
+
+
+def _capped_table(sudoku, puzzles, args) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    row = run_capped(sudoku, puzzles, args.conflicts, args.transforms)
+    table = Table(title=f"{args.set}: {args.transforms} runs per puzzle, one learning search, "
+                        f"at most {args.conflicts:,} conflicts each")
+    for col in ("runs", "solved", "median conflicts", "median decisions", "conflicts/CPU s",
+                "puzzles solved"):
+        table.add_column(col, justify="right")
+    table.add_row(str(row["runs"]), str(row["solved"]), f"{row['median_conflicts']:,.0f}",
+                  f"{row['median_decisions']:,.0f}", f"{row['conflicts_per_cpu_s']:,}",
+                  f"{row['puzzles_solved']} of {row['puzzles']}")
+    Console().print(table)
+    per = [row["conflicts"][i:i + args.transforms]
+           for i in range(0, len(row["conflicts"]), args.transforms)]
+    for p, cs in zip(puzzles, per, strict=True):
+        print(f"puzzle {p.index}: " + " ".join("-" if c is None else f"{c}" for c in cs))
+    if args.json:
+        Path(args.json).write_text(json.dumps([row], indent=2))
     return 0
 
 

@@ -16,13 +16,18 @@ engine learns a clause from every contradiction, the way SAT solvers do:
     decide:    in focused mode as depth-first search does: the cell with the fewest values
                left, and in it the value it last held, else its most active one; in
                stable mode the unassigned literal of highest activity (VSIDS), with its
-               last value
+               last value (the activity heap is kept up in stable mode only, and built
+               afresh when it starts)
     modes:     focused and stable in turn, each twice as long as the one before (as in
                CaDiCaL): focused restarts when recent clauses' LBD (glue) runs high against
                the long-run average; stable restarts rarely (reluctant doubling) and decides
                towards the target, the longest conflict-free assignment seen lately
     rephase:   now and then the saved values are reset: to the best assignment ever, to
                all false, to all true
+    reduce:    now and then most learned clauses go, as in CaDiCaL: glue <= 2 stays, a clause
+               used in an analysis lives on (through two reductions at glue <= 6), and of
+               the rest the three quarters of highest glue go; a used clause's glue is
+               recomputed and only ever lowered
 
 The problem's clauses are never stored: "one value per cell" and "each value once per
 group" are the model's masks, updated with the assignment; only learned clauses live in the
@@ -87,6 +92,9 @@ RUNNING = 2  # and a search of ``node`` (inside root) is under way
 ACT_LIMIT = 1 << 56
 REDUCE_FIRST = 2000
 REDUCE_STEP = 300
+TIER1 = 2  # learned clauses of glue up to this are kept for good
+TIER2 = 6  # and those up to this, once used, survive two reductions instead of one
+REDUCE_PERCENT = 75  # of the clauses neither kept nor used lately, the share a reduction drops
 SWITCH_FIRST = 1000  # conflicts in the first focused mode; each mode after lasts twice as long
 LUBY_UNIT = 1024  # conflicts per unit of the stable mode's restart sequence
 REPHASE_STEP = 1000
@@ -272,6 +280,22 @@ def _heap_pop(s):
 
 
 @kernel
+def _heap_rebuild(s):
+    """The heap of every unassigned variable, built in one pass (Floyd): focused mode
+    decides without it and does not keep it up, stable mode starts with this."""
+    n = 0
+    for x in range(s.hpos.shape[0]):
+        s.hpos[x] = -1
+        if s.assign[x] == 0:
+            s.heap[n] = x
+            s.hpos[x] = n
+            n += 1
+    s.sc[HEAP] = n
+    for i in range(n // 2 - 1, -1, -1):
+        _heap_down(s, i)
+
+
+@kernel
 def _rescale(s):
     """Shift every activity down before the integers overflow (the order stays)."""
     for i in range(s.act.shape[0]):
@@ -284,7 +308,7 @@ def _bump(s, x):
     s.act[x] += s.sc[VAR_INC]
     if s.act[x] > ACT_LIMIT:
         _rescale(s)
-    if s.hpos[x] >= 0:
+    if s.sc[STABLE] != 0 and s.hpos[x] >= 0:
         _heap_up(s, s.hpos[x])
 
 
@@ -343,6 +367,7 @@ def _backtrack(s, m, V, lvl):
         return
     _update_target_and_best(s)
     lim = s.trail_lim[lvl]
+    stable = s.sc[STABLE] != 0  # focused mode keeps no heap (see _heap_rebuild)
     for t in range(s.sc[TRAIL] - 1, lim - 1, -1):
         x = s.trail[t]
         if s.assign[x] < 0:
@@ -354,7 +379,8 @@ def _backtrack(s, m, V, lvl):
                 s.place[g * V + v] |= np.uint64(1) << np.uint64(s.cg_pos[k])
         s.phase[x] = s.assign[x]
         s.assign[x] = 0
-        _heap_insert(s, x)
+        if stable:
+            _heap_insert(s, x)
     s.sc[TRAIL] = lim
     if s.sc[QHEAD] > lim:
         s.sc[QHEAD] = lim
@@ -523,13 +549,24 @@ def _reason_vars(s, m, V, kind, data, skip, buf):
             buf[n] = data
             n += 1
     elif kind == LEARNT:
-        s.cl_used[data] = 1
         st = s.cl_start[data]
         for k in range(st, st + s.cl_size[data]):
             y = s.arena[k] >> 1
             if y != skip:
                 buf[n] = y
                 n += 1
+        if s.cl_lbd[data] > TIER1:  # its glue now, if lower: a clause can move up a tier
+            s.sc[STAMP] += 1
+            mark = s.sc[STAMP]
+            glue = 0
+            for k in range(st, st + s.cl_size[data]):
+                lv = s.level[s.arena[k] >> 1]
+                if s.stamp[lv] != mark:
+                    s.stamp[lv] = mark
+                    glue += 1
+            if glue < s.cl_lbd[data]:
+                s.cl_lbd[data] = glue
+        s.cl_used[data] = 2 if s.cl_lbd[data] <= TIER2 else max(1, s.cl_used[data])
     return n
 
 
@@ -875,8 +912,11 @@ def _select(a, n, k):
 
 @kernel
 def _reduce(s, everything):
-    """Forget about half of the learned clauses: those of highest glue not used since the
-    last reduction (all but the reasons of current assignments when ``everything``)."""
+    """Forget most learned clauses that have not helped lately (as CaDiCaL and Kissat do):
+    glue <= ``TIER1`` stays for good; a clause used in an analysis lives on through one
+    reduction, or two when its glue is <= ``TIER2``; of the rest, the ``REDUCE_PERCENT``
+    with the highest glue (then the longest) go. When ``everything``, all but the reasons of
+    current assignments go."""
     nc = s.sc[NCLAUSES]
     locked = s.cl_aux
     for ci in range(nc):
@@ -885,20 +925,37 @@ def _reduce(s, everything):
         x = s.trail[t]
         if s.rkind[x] == LEARNT:
             locked[s.rdata[x]] = 1
-    glue = s.cl_map
+    keys = s.cl_map
     count = 0
     for ci in range(nc):
-        if s.cl_lbd[ci] > 2 and s.cl_used[ci] == 0:
-            glue[count] = s.cl_lbd[ci]
+        if locked[ci] == 0 and s.cl_lbd[ci] > TIER1 and s.cl_used[ci] == 0:
+            keys[count] = (s.cl_lbd[ci] << 32) + s.cl_size[ci]
             count += 1
-    threshold = _select(glue, count, count // 2) if count > 0 else 1 << 40
+    drop = count * REDUCE_PERCENT // 100
+    threshold = _select(keys, count, count - drop) if drop > 0 else 1 << 62
+    # clauses with the threshold's key go until ``drop`` have gone
+    ties = drop
+    for i in range(count):
+        if keys[i] > threshold:
+            ties -= 1
     j = 0
     pos = 0
     for ci in range(nc):
         keep = locked[ci] != 0
+        used = s.cl_used[ci]
         if not keep and not everything:
             lbd = s.cl_lbd[ci]
-            keep = lbd <= 2 or s.cl_used[ci] != 0 or lbd < threshold
+            if lbd <= TIER1 or used > 0:
+                keep = True
+            else:
+                key = (lbd << 32) + s.cl_size[ci]
+                if key < threshold:
+                    keep = True
+                elif key == threshold:
+                    if ties > 0:
+                        ties -= 1
+                    else:
+                        keep = True
         s.cl_map[ci] = -1
         if keep:
             st = s.cl_start[ci]
@@ -908,7 +965,7 @@ def _reduce(s, everything):
             s.cl_start[j] = pos
             s.cl_size[j] = sz
             s.cl_lbd[j] = s.cl_lbd[ci]
-            s.cl_used[j] = 0
+            s.cl_used[j] = used - 1 if used > 0 else 0
             s.cl_pos[j] = s.cl_pos[ci]
             s.cl_map[ci] = j
             pos += sz
@@ -1130,6 +1187,9 @@ def _restart_due(s, m, V):
         s.sc[LUBY_V] = 1
         s.sc[RESTART_AT] = s.sc[CONFLICTS] + LUBY_UNIT
         s.sc[SINCE] = 0
+        if s.sc[STABLE] != 0:
+            _backtrack(s, m, V, 0)
+            _heap_rebuild(s)
         return True
     if s.sc[CONFLICTS] >= s.sc[REPHASE_AT]:
         _rephase(s, m, V)
@@ -1200,10 +1260,16 @@ def _decide(s, m, V):
         return 1
     if s.sc[STABLE] == 0:
         x = _fewest_candidates(s, V)
-        if x >= 0:
-            _new_level(s)
-            _assign(s, m, V, x, 1, NONE, 0)
-            return 1
+        if x < 0:  # no cell has two values left: anything unassigned (the heap is stale)
+            for y in range(s.assign.shape[0]):
+                if s.assign[y] == 0:
+                    x = y
+                    break
+        if x < 0:
+            return 0
+        _new_level(s)
+        _assign(s, m, V, x, 1, NONE, 0)
+        return 1
     while s.sc[HEAP] > 0:
         x = _heap_pop(s)
         if s.assign[x] == 0:
