@@ -14,10 +14,11 @@ reasoning is a few word operations per digit:
   argument between the columns and boxes of a stack does pointing and claiming there;
 - bit-sliced counts over the nine digits give naked singles and empty cells.
 
-The search branches the way tdoku does (Dillon 2019): the band or stack whose digits have the fewest configurations (placements
-of the digit's three row/box segments that some permutation allows) not all fixed, and in it
-the digit with the fewest, two when one has two. The branch puts the digit in one of its
-segments, or takes it out; the segment is the one used by the fewest configurations.
+The search branches the way tdoku does (Dillon 2019): the band or stack whose digits have
+the fewest configurations (placements of the digit's three row/box segments that some
+permutation allows) not all fixed, and in it the digit with the fewest, two when one has
+two. The branch puts the digit in one of its segments, or takes it out; the segment is the
+one used by the fewest configurations.
 
 State: ``F[d*3+b]`` (27 bits), ``C[d*3+b]`` (F as last processed, so propagation only
 revisits what changed) and ``U[b]`` (cells not yet placed): 57 int64 words, copied on branch.
