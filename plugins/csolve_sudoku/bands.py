@@ -411,20 +411,35 @@ def segment_branch(S, unit, d, t, inside):
 
 @kernel
 def load(S, cells):
-    """Band state from 81 cell masks (row-major); everything is (re)processed."""
-    for i in range(WIDTH):
-        S[i] = 0
-    for c in range(81):
-        b = c // 27
-        bit = np.int64(1) << (c - 27 * b)
-        m = cells[c]
-        for d in range(9):
-            if (m >> np.uint64(d)) & np.uint64(1):
-                S[d * 3 + b] |= bit
+    """Band state from 81 cell masks (row-major), cells with one candidate placed;
+    everything is (re)processed."""
     for i in range(27):
         S[OFF_C + i] = -1
     for b in range(3):
+        full = np.int64(0)  # cells open to every digit, the common case
+        for d in range(9):
+            S[d * 3 + b] = 0
+        for pos in range(27):
+            m = cells[b * 27 + pos]
+            if m == 511:
+                full |= np.int64(1) << pos
+                continue
+            while m != 0:
+                d = _low(m)
+                m &= m - np.uint64(1)
+                S[d * 3 + b] |= np.int64(1) << pos
+        for d in range(9):
+            S[d * 3 + b] |= full
         S[OFF_U + b] = ALL27
+    for b in range(3):
+        for pos in range(27):
+            m = cells[b * 27 + pos]
+            if m != 0 and (m & (m - np.uint64(1))) == 0:
+                d = _low(m)
+                # a single that an earlier one took away stays open and empty: propagation
+                # finds the contradiction
+                if (S[d * 3 + b] >> pos) & 1 and (S[OFF_U + b] >> pos) & 1:
+                    place(S, d, b, pos)
 
 
 @kernel
@@ -499,8 +514,12 @@ def search(m, ws, stack, dirty, sp, ctrl, limit, stream, max_nodes, sols, nsol, 
             live = False
             stats[STAT_BACKTRACKS] += 1
             continue
-        unit, bd = branch_unit(cur)
-        c = 0 if unit >= 0 else branch_cell(cur)
+        unit = -1
+        bd = -1
+        c = -1
+        if cur[OFF_U] | cur[OFF_U + 1] | cur[OFF_U + 2] != 0:
+            unit, bd = branch_unit(cur)
+            c = 0 if unit >= 0 else branch_cell(cur)
         if c < 0:
             k = nsol[0]
             if k < sols.shape[0]:
