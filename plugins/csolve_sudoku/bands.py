@@ -55,6 +55,7 @@ from csolve.kernels.state import CHANGED, CONTRADICTION, NO_CHANGE
 WIDTH = 64  # words per band state (57 used); fits in a stack row of 81 cells
 OFF_C = 27  # C[i]: F[i] as last processed
 OFF_U = 54  # U[b]: unplaced cells of band b
+USED = 57
 ALL27 = (1 << 27) - 1
 BAND_NODE = -2  # ``dirty`` value of a stack row that holds a band state
 
@@ -458,13 +459,13 @@ def store(S, cells):
 
 @kernel(inline="always")
 def _save(S, row):
-    for i in range(WIDTH):
+    for i in range(USED):
         row[i] = np.uint64(S[i])
 
 
 @kernel(inline="always")
 def _restore(S, row):
-    for i in range(WIDTH):
+    for i in range(USED):
         S[i] = np.int64(row[i])
 
 
