@@ -263,6 +263,8 @@ def bench_set(sudoku, path: Path, sample: int, peer_sample: int, limit: int, tim
     for name in ("cadical", "cpsat"):
         try:
             solver = Cadical(n, sat_solver, sat_fresh) if name == "cadical" else None
+            if solver is None:
+                import ortools.sat.python.cp_model  # noqa: F401  (skip CP-SAT when missing)
             fn = (lambda g, s=solver: s.solve(g, limit)) if solver else (
                 lambda g: cpsat(g, n, limit))
         except ImportError:
