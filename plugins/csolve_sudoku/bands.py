@@ -194,6 +194,8 @@ def propagate_bands(S, stats):
             progress = True
         if progress:
             continue
+        if S[OFF_U] | S[OFF_U + 1] | S[OFF_U + 2] == 0:
+            return True  # every cell placed, each one taken out of its peers
         for b in range(3):  # naked singles and empty cells, counted over the digits
             ones = np.int64(0)
             twos = np.int64(0)
