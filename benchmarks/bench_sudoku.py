@@ -3,6 +3,7 @@
     python benchmarks/bench_sudoku.py [--sample N] [--peer-sample N] [--limit 1|2] [--rounds R]
                                       [--sets a.txt,b.txt] [--engines auto,dfs] [--json F]
                                       [--sat-solver cadical195] [--sat-fresh]
+                                      [--tdoku-lib path/to/libtdoku_shared.so]
 
 For each shared set, csolve solves the whole file (or a seeded sample) in one batch call with
 kernels warm and reports mean / median µs per puzzle (the kernel's cycle counter, scaled to the
@@ -14,6 +15,10 @@ CP-SAT: one model per puzzle, 1 worker). Every answer is validated. ``--engines`
 adds rows for other csolve search engines ("auto": the puzzle's own choice, which is the
 9x9 bitboard engine for 9x9, handing a puzzle to clause learning after 20,000 nodes; "dfs":
 the generic search over the default rules, alone; "learning": clause learning).
+``--tdoku-lib`` adds tdoku (a shared library built from its sources, not shipped here) on
+9x9 sets: every puzzle of the set, timed as csolve is (a numba loop calls its C function
+``TdokuSolverDpllTriadSimd`` and reads the cycle counter around each call; each round's cycles
+are scaled to the round's wall time; each puzzle keeps its fastest round).
 Needs the ``bench`` extra; peers are skipped when missing. Reads ../shared/data (skips if absent).
 """
 
@@ -176,9 +181,69 @@ def bench_csolve(sudoku, puzzles, limit: int, timeout: float, rounds: int,
                 wall_us_per_puzzle=statistics.median(walls) / len(puzzles) * 1e6)
 
 
+def tdoku_runner(lib_path: str):
+    """A numba loop over puzzles that calls tdoku's C function, reading the cycle counter
+    around each call (the batch kernel's own timing)."""
+    import ctypes
+
+    from numba import njit
+
+    from csolve.kernels.bits import cycle_counter
+
+    fn = ctypes.CDLL(lib_path).TdokuSolverDpllTriadSimd
+    fn.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_uint32, ctypes.c_void_p,
+                   ctypes.c_void_p]
+    fn.restype = ctypes.c_size_t
+
+    @njit(nogil=True)
+    def run(puzzles, limit, out, guesses, counts, cycles):
+        for i in range(puzzles.shape[0]):
+            t0 = cycle_counter()
+            counts[i] = fn(puzzles[i].ctypes, limit, 0, out[i].ctypes, guesses[i:i + 1].ctypes)
+            cycles[i] = cycle_counter() - t0
+
+    return run
+
+
+def bench_tdoku(sudoku, run, puzzles, limit: int, rounds: int) -> dict:
+    """Every puzzle through tdoku, ``rounds`` times: each puzzle keeps its fastest round (its
+    cycles scaled to the round's wall time, as csolve's batch times are); the wall time is
+    the median round. Every solution is validated (tdoku returns one with limit 1 only)."""
+    n = len(puzzles)
+    text = "".join("".join(str(v) if v else "." for v in p.data) + "\0" for p in puzzles)
+    grid = np.frombuffer(text.encode("ascii"), np.uint8).reshape(n, 82).copy()
+    out = np.zeros((n, 82), np.uint8)
+    guesses = np.zeros(n, np.uint64)
+    counts = np.zeros(n, np.int64)
+    cycles = np.zeros(n, np.int64)
+    run(grid[:1], limit, out, guesses, counts, cycles)  # compile before any clock starts
+    walls, best = [], None
+    for _ in range(max(1, rounds)):
+        t0 = time.perf_counter()
+        run(grid, limit, out, guesses, counts, cycles)
+        wall = time.perf_counter() - t0
+        walls.append(wall)
+        us = cycles * (wall * 1e6 / max(1, int(cycles.sum())))
+        best = us if best is None else np.minimum(best, us)
+    solved = 0
+    for k, p in enumerate(puzzles):
+        if counts[k] < 1:
+            continue
+        if limit == 1:
+            sol = np.frombuffer(out[k, :81].tobytes(), np.uint8).astype(np.int64) - ord("0")
+            if sudoku.validate(p, sol):
+                continue
+        solved += 1
+    return dict(solver="tdoku", puzzles=n, solved=solved, mean_us=float(best.mean()),
+                median_us=float(np.median(best)), max_us=float(best.max()),
+                wall_us_per_puzzle=statistics.median(walls) / n * 1e6,
+                guesses=float(guesses.mean()))
+
+
 def bench_set(sudoku, path: Path, sample: int, peer_sample: int, limit: int, timeout: float,
               rng: random.Random, rounds: int = 1, engines: tuple[str, ...] = ("auto",),
-              sat_solver: str = "cadical153", sat_fresh: bool = False) -> list[dict]:
+              sat_solver: str = "cadical153", sat_fresh: bool = False,
+              tdoku=None) -> list[dict]:
     puzzles = sudoku.parse(path.read_text(), path.name)
     if sample and len(puzzles) > sample:
         puzzles = sorted(rng.sample(puzzles, sample), key=lambda p: p.index)
@@ -189,6 +254,8 @@ def bench_set(sudoku, path: Path, sample: int, peer_sample: int, limit: int, tim
         row = bench_csolve(sudoku, puzzles, limit, timeout, rounds,
                            None if engine == "auto" else engine)
         rows.append(dict(set=path.name, **row))
+    if tdoku is not None and puzzles and puzzles[0].meta["n"] == 9:
+        rows.append(dict(set=path.name, **bench_tdoku(sudoku, tdoku, puzzles, limit, rounds)))
     peers = puzzles if len(puzzles) <= peer_sample else rng.sample(puzzles, peer_sample)
     if not peers:
         return rows
@@ -196,6 +263,8 @@ def bench_set(sudoku, path: Path, sample: int, peer_sample: int, limit: int, tim
     for name in ("cadical", "cpsat"):
         try:
             solver = Cadical(n, sat_solver, sat_fresh) if name == "cadical" else None
+            if solver is None:
+                import ortools.sat.python.cp_model  # noqa: F401  (skip CP-SAT when missing)
             fn = (lambda g, s=solver: s.solve(g, limit)) if solver else (
                 lambda g: cpsat(g, n, limit))
         except ImportError:
@@ -232,12 +301,15 @@ def main() -> int:
                     help="python-sat solver for the SAT peer (e.g. cadical195)")
     ap.add_argument("--sat-fresh", action="store_true",
                     help="SAT peer: a new solver per puzzle, givens as unit clauses")
+    ap.add_argument("--tdoku-lib", help="tdoku's shared library (libtdoku_shared.so): measure "
+                    "tdoku on the 9x9 sets in the same run")
     ap.add_argument("--json", help="write the rows to this file")
     args = ap.parse_args()
     if not DATA.exists():
         print(f"shared data not found at {DATA}; nothing to measure")
         return 0
     sudoku = get_puzzle_type("sudoku")
+    tdoku = tdoku_runner(args.tdoku_lib) if args.tdoku_lib else None
     rng = random.Random(2026)
     wanted = [s for s in args.sets.split(",") if s] or SETS_9 + SETS_N
     rows = []
@@ -248,7 +320,7 @@ def main() -> int:
             rows += bench_set(sudoku, path, args.sample, args.peer_sample, args.limit,
                               args.timeout, rng, args.rounds,
                               tuple(e for e in args.engines.split(",") if e),
-                              args.sat_solver, args.sat_fresh)
+                              args.sat_solver, args.sat_fresh, tdoku)
     from rich.console import Console
     from rich.table import Table
 

@@ -12,8 +12,13 @@ reasoning is a few word operations per digit:
 - a row or box of the band left with one place for the digit is a hidden single;
 - a column with one place across the three bands is a hidden single; the same permutation
   argument between the columns and boxes of a stack does pointing and claiming there;
-- bit-sliced counts over the nine digits give naked singles, empty cells, and the
-  bivalue cell the search branches on.
+- bit-sliced counts over the nine digits give naked singles and empty cells.
+
+The search branches the way tdoku does (Dillon 2019): the band or stack whose digits have
+the fewest configurations (placements of the digit's three row/box segments that some
+permutation allows) not all fixed, and in it the digit with the fewest, two when one has
+two. The branch puts the digit in one of its segments, or takes it out; the segment is the
+one used by the fewest configurations.
 
 State: ``F[d*3+b]`` (27 bits), ``C[d*3+b]`` (F as last processed, so propagation only
 revisits what changed) and ``U[b]`` (cells not yet placed): 57 int64 words, copied on branch.
@@ -50,6 +55,7 @@ from csolve.kernels.state import CHANGED, CONTRADICTION, NO_CHANGE
 WIDTH = 64  # words per band state (57 used); fits in a stack row of 81 cells
 OFF_C = 27  # C[i]: F[i] as last processed
 OFF_U = 54  # U[b]: unplaced cells of band b
+USED = 57
 ALL27 = (1 << 27) - 1
 BAND_NODE = -2  # ``dirty`` value of a stack row that holds a band state
 
@@ -81,10 +87,31 @@ def _tables() -> tuple[np.ndarray, ...]:
         keep[pos] = (ALL27 & ~peers) | (1 << pos)
     column = np.array([(1 << c) | (1 << (c + 9)) | (1 << (c + 18)) for c in range(9)], np.int64)
     box = np.array([0x1C0E07 << (3 * k) for k in range(3)], np.int64)
-    return boxes_of_row, allowed, keep, column, box, stack_allowed
+    perms = list(permutations(range(3)))
+    perm_set = np.zeros(512, np.int64)  # 3x3 occupancy -> the permutations it contains
+    for occ in range(512):
+        for j, p in enumerate(perms):
+            if all((occ >> (3 * r + p[r])) & 1 for r in range(3)):
+                perm_set[occ] |= 1 << j
+    # a branch splits a digit's configurations in a band or stack by one segment (a row of a
+    # box, or a column of a box): the segment used by the fewest of them, but by some
+    split = np.zeros(64, np.int64)
+    for js in range(64):
+        best = 99
+        for t in range(9):
+            r, k = divmod(t, 3)
+            n = sum(1 for j, p in enumerate(perms) if (js >> j) & 1 and p[r] == k)
+            if 0 < n < best:
+                best = n
+                split[js] = t
+    perm_count = np.array([bin(x).count("1") for x in perm_set], np.int64)
+    stack_cells = np.array([(7 | (7 << 9) | (7 << 18)) << (3 * st) for st in range(3)], np.int64)
+    return (boxes_of_row, allowed, keep, column, box, stack_allowed, perm_set, perm_count,
+            split, stack_cells)
 
 
-BOXES_OF_ROW, ALLOWED, KEEP, COLUMN, BOX, STACK_ALLOWED = _tables()
+(BOXES_OF_ROW, ALLOWED, KEEP, COLUMN, BOX, STACK_ALLOWED, PERM_SET, PERM_COUNT, SPLIT,
+ STACK_CELLS) = _tables()
 
 
 @kernel(inline="always")
@@ -167,6 +194,8 @@ def propagate_bands(S, stats):
             progress = True
         if progress:
             continue
+        if S[OFF_U] | S[OFF_U + 1] | S[OFF_U + 2] == 0:
+            return True  # every cell placed, each one taken out of its peers
         for b in range(3):  # naked singles and empty cells, counted over the digits
             ones = np.int64(0)
             twos = np.int64(0)
@@ -293,22 +322,127 @@ def branch_cell(S):
     return best
 
 
+@kernel(inline="always")
+def _band_occ(A):
+    """3x3 occupancy (bit ``3 * row + box``) of a band mask's row/box segments."""
+    return (BOXES_OF_ROW[A & 511] | (BOXES_OF_ROW[(A >> 9) & 511] << 3)
+            | (BOXES_OF_ROW[(A >> 18) & 511] << 6))
+
+
+@kernel(inline="always")
+def _gather(x):
+    """Bits 0-2, 9-11 and 18-20 of ``x`` as a 9-bit number."""
+    x &= 0x1C0E07
+    return (x | (x >> 6) | (x >> 12)) & 511
+
+
+@kernel(inline="always")
+def _stack_occ(S, d, st):
+    """3x3 occupancy (bit ``3 * band + column``) of digit ``d`` in stack ``st``."""
+    sh = 3 * st
+    return (((_columns(S[d * 3]) >> sh) & 7) | (((_columns(S[d * 3 + 1]) >> sh) & 7) << 3)
+            | (((_columns(S[d * 3 + 2]) >> sh) & 7) << 6))
+
+
+@kernel(inline="always")
+def _occ(S, d, unit):
+    if unit < 3:
+        return _band_occ(S[d * 3 + unit])
+    return _stack_occ(S, d, unit - 3)
+
+
+@kernel
+def branch_unit(S):
+    """The band or stack (``unit``: 0-2 bands, 3-5 stacks) with the fewest configurations
+    over the digits, not all fixed, and its digit with the fewest (two when one has two);
+    ``(-1, -1)`` when every unit is fixed."""
+    t0 = t1 = t2 = t3 = t4 = t5 = 0
+    for d in range(9):
+        a0 = S[d * 3]
+        a1 = S[d * 3 + 1]
+        a2 = S[d * 3 + 2]
+        t0 += PERM_COUNT[_band_occ(a0)]
+        t1 += PERM_COUNT[_band_occ(a1)]
+        t2 += PERM_COUNT[_band_occ(a2)]
+        c = _columns(a0) | (_columns(a1) << 9) | (_columns(a2) << 18)
+        t3 += PERM_COUNT[_gather(c)]
+        t4 += PERM_COUNT[_gather(c >> 3)]
+        t5 += PERM_COUNT[_gather(c >> 6)]
+    best_unit = -1
+    best_total = 1 << 30
+    for unit, total in enumerate((t0, t1, t2, t3, t4, t5)):
+        if 9 < total < best_total:
+            best_total = total
+            best_unit = unit
+    if best_unit < 0:
+        return -1, -1
+    best_d = -1
+    best_k = 99
+    for d in range(9):
+        k = PERM_COUNT[_occ(S, d, best_unit)]
+        if 1 < k < best_k:
+            best_k = k
+            best_d = d
+            if k == 2:
+                break
+    return best_unit, best_d
+
+
+@kernel(inline="always")
+def segment_branch(S, unit, d, t, inside):
+    """Digit ``d`` goes to segment ``t`` (``3 * row + box`` of a band, ``3 * band +
+    column`` of a stack) of ``unit`` when ``inside``; otherwise it leaves that segment."""
+    r = t // 3
+    k = t - 3 * r
+    if unit < 3:
+        seg = np.int64(7) << (9 * r + 3 * k)
+        if inside:
+            S[d * 3 + unit] &= ~((np.int64(511) << (9 * r)) ^ seg) & ~(BOX[k] ^ seg)
+        else:
+            S[d * 3 + unit] &= ~seg
+    else:
+        col = COLUMN[3 * (unit - 3) + k]
+        if inside:
+            for b in range(3):
+                if b == r:
+                    S[d * 3 + b] &= ~(STACK_CELLS[unit - 3] ^ col)
+                else:
+                    S[d * 3 + b] &= ~col
+        else:
+            S[d * 3 + r] &= ~col
+
+
 @kernel
 def load(S, cells):
-    """Band state from 81 cell masks (row-major); everything is (re)processed."""
-    for i in range(WIDTH):
-        S[i] = 0
-    for c in range(81):
-        b = c // 27
-        bit = np.int64(1) << (c - 27 * b)
-        m = cells[c]
-        for d in range(9):
-            if (m >> np.uint64(d)) & np.uint64(1):
-                S[d * 3 + b] |= bit
+    """Band state from 81 cell masks (row-major), cells with one candidate placed;
+    everything is (re)processed."""
     for i in range(27):
         S[OFF_C + i] = -1
     for b in range(3):
+        full = np.int64(0)  # cells open to every digit, the common case
+        for d in range(9):
+            S[d * 3 + b] = 0
+        for pos in range(27):
+            m = cells[b * 27 + pos]
+            if m == 511:
+                full |= np.int64(1) << pos
+                continue
+            while m != 0:
+                d = _low(m)
+                m &= m - np.uint64(1)
+                S[d * 3 + b] |= np.int64(1) << pos
+        for d in range(9):
+            S[d * 3 + b] |= full
         S[OFF_U + b] = ALL27
+    for b in range(3):
+        for pos in range(27):
+            m = cells[b * 27 + pos]
+            if m != 0 and (m & (m - np.uint64(1))) == 0:
+                d = _low(m)
+                # a single that an earlier one took away stays open and empty: propagation
+                # finds the contradiction
+                if (S[d * 3 + b] >> pos) & 1 and (S[OFF_U + b] >> pos) & 1:
+                    place(S, d, b, pos)
 
 
 @kernel
@@ -327,13 +461,13 @@ def store(S, cells):
 
 @kernel(inline="always")
 def _save(S, row):
-    for i in range(WIDTH):
+    for i in range(USED):
         row[i] = np.uint64(S[i])
 
 
 @kernel(inline="always")
 def _restore(S, row):
-    for i in range(WIDTH):
+    for i in range(USED):
         S[i] = np.int64(row[i])
 
 
@@ -383,7 +517,12 @@ def search(m, ws, stack, dirty, sp, ctrl, limit, stream, max_nodes, sols, nsol, 
             live = False
             stats[STAT_BACKTRACKS] += 1
             continue
-        c = branch_cell(cur)
+        unit = -1
+        bd = -1
+        c = -1
+        if cur[OFF_U] | cur[OFF_U + 1] | cur[OFF_U + 2] != 0:
+            unit, bd = branch_unit(cur)
+            c = 0 if unit >= 0 else branch_cell(cur)
         if c < 0:
             k = nsol[0]
             if k < sols.shape[0]:
@@ -401,19 +540,30 @@ def search(m, ws, stack, dirty, sp, ctrl, limit, stream, max_nodes, sols, nsol, 
             dirty[sp[0]] = -1
             sp[0] += 1
             return _hand_back(stack, dirty, sp, tmp, STACK_FULL)
-        b = c // 27
-        pos = c - 27 * b
-        bit = np.int64(1) << pos
-        d = 0
-        while cur[d * 3 + b] & bit == 0:
-            d += 1
-        # the alternative (d not in the cell) is explored later; the guess now
         top = sp[0]
-        _save(cur, stack[top])
-        stack[top, d * 3 + b] = np.uint64(cur[d * 3 + b] & ~bit)
+        if unit >= 0:
+            t = SPLIT[PERM_SET[_occ(cur, bd, unit)]]
+            # the digit outside the segment is explored later; inside it now
+            _save(cur, stack[top])
+            segment_branch(cur, unit, bd, t, False)
+            for b in range(3):
+                w = cur[bd * 3 + b]
+                cur[bd * 3 + b] = np.int64(stack[top, bd * 3 + b])
+                stack[top, bd * 3 + b] = np.uint64(w)
+            segment_branch(cur, unit, bd, t, True)
+        else:
+            b = c // 27
+            pos = c - 27 * b
+            bit = np.int64(1) << pos
+            d = 0
+            while cur[d * 3 + b] & bit == 0:
+                d += 1
+            # the alternative (d not in the cell) is explored later; the guess now
+            _save(cur, stack[top])
+            stack[top, d * 3 + b] = np.uint64(cur[d * 3 + b] & ~bit)
+            place(cur, d, b, pos)
         dirty[top] = BAND_NODE
         sp[0] = top + 1
-        place(cur, d, b, pos)
         stats[STAT_GUESSES] += 1
         if ctrl[CTRL_STOP] != 0 or ctrl[CTRL_WANT_WORK] != 0 or nodes >= max_nodes:
             _save(cur, stack[sp[0]])

@@ -22,7 +22,8 @@ def csolve_register_engines(register):
     from .plugin import BANDS_ENGINE, is_9x9
 
     register(Engine(BANDS_ENGINE, "csolve_sudoku.bands:search",
-                    "digit bitboards per band: band locked candidates, singles; bivalue branching",
+                    "digit bitboards per band: band locked candidates, singles; branching on "
+                    "the band or stack with the fewest digit configurations (as tdoku)",
                     models="9x9 sudoku", fits=is_9x9))
 
 
