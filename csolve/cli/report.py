@@ -65,8 +65,8 @@ class Reporter:
         """A transient progress bar for files of several puzzles, on the terminal only:
         drawn on stdout's console when stdout is the terminal (so that grids printed
         through it go above the bar), else on stderr."""
-        if self.total < 2:
-            yield lambda done: None
+        if self.total < 2 or not (_is_tty(sys.stdout) or _is_tty(sys.stderr)):
+            yield lambda done: None  # (and rich is not imported for nothing)
             return
         console = self.out if self.out.is_terminal else self.err
         if not console.is_terminal:
@@ -156,9 +156,10 @@ class Reporter:
             pairs = [(k, s) for k, s in zip(keep, sols, strict=True)
                      if not self.streamed[block.puzzles[k].index]]
             keep, sols = [k for k, _ in pairs], [s for _, s in pairs]
+        if len(keep) == len(block):
+            return many(block.puzzles, sols)
         out: list[str | None] = [None] * len(block)
-        puzzles = block.puzzles if len(keep) == len(block) else [block.puzzles[k] for k in keep]
-        written = many(puzzles, sols)
+        written = many([block.puzzles[k] for k in keep], sols)
         for k, text in zip(keep, written, strict=True):
             out[k] = text
         return out
@@ -274,12 +275,20 @@ class Reporter:
                 parts.append(f"{s[status]} {label}")
         rate = self.total / seconds if seconds > 0 else float("inf")
         shown = f"{rate:,.0f}" if rate >= 10 else f"{rate:.2g}"
-        self.err.print(f"{self.total} puzzles: {', '.join(parts)} in {_fmt_seconds(seconds)} "
-                       f"({shown} puzzles/s)", markup=False)
+        # a plain line: rich would be imported for it alone
+        sys.stderr.write(f"{self.total} puzzles: {', '.join(parts)} in "
+                         f"{_fmt_seconds(seconds)} ({shown} puzzles/s)\n")
 
     def exit_code(self) -> ExitCode:
         worst = max(self.statuses, key=lambda st: st.severity, default=None)
         return worst.exit_code if worst is not None else ExitCode.OK
+
+
+def _is_tty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
 
 
 def _write(text: str) -> None:

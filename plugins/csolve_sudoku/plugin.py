@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from functools import cache, lru_cache
+from operator import attrgetter, itemgetter, methodcaller
 
 import numpy as np
 
@@ -107,10 +108,18 @@ def box_of_puzzle(puzzle: Puzzle) -> Box:
     return puzzle.meta.get("box") or default_box(puzzle.meta["n"])
 
 
+_META, _SIZE, _BOX = attrgetter("meta"), itemgetter("n"), methodcaller("get", "box")
+
+
 def _runs_by_size(puzzles: Sequence[Puzzle]) -> Iterator[tuple[int, int, int, Box]]:
     """(start, stop, n, box) for each run of consecutive puzzles of one size and box shape.
     One pass over the puzzles' shapes (a file's puzzles usually share one)."""
-    shapes = [(p.meta["n"], p.meta.get("box")) for p in puzzles]
+    metas = list(map(_META, puzzles))
+    shapes = list(zip(map(_SIZE, metas), map(_BOX, metas), strict=True))
+    if len(set(shapes)) == 1:  # the common case: one run
+        n, box = shapes[0]
+        yield 0, len(shapes), n, box or default_box(n)
+        return
     start = 0
     for i in range(1, len(shapes) + 1):
         if i == len(shapes) or shapes[i] != shapes[start]:
@@ -264,7 +273,10 @@ class Sudoku(PuzzleType):
 
             meta = puzzles[0].meta
             alpha = meta.get("alphabet")
-            if all(p.meta.get("alphabet") == alpha for p in puzzles):
+            # a file read in bulk shares one Alphabet object: compared by identity first
+            alphabets = set(map(id, map(methodcaller("get", "alphabet"), map(_META, puzzles))))
+            if alphabets == {id(alpha)} or all(p.meta.get("alphabet") == alpha
+                                               for p in puzzles):
                 lines = write_lines(solutions, meta)
                 if lines is not None:
                     return lines
