@@ -18,11 +18,15 @@ from typing import TYPE_CHECKING, Any
 
 from csolve.cli.common import Output
 from csolve.errors import ExitCode
-from csolve.outcome import Result, ResultBlock, Status
+from csolve.outcome import STATS_FIELDS, Result, ResultBlock, Status
 from csolve.puzzle import Puzzle, PuzzleType
 
 if TYPE_CHECKING:
     from rich.console import Console
+
+
+#: a batch row's counters as JSON, in the keys and order of ``Stats.as_dict``
+_COUNTERS_JSON = ", ".join(f'"{name}": {{}}' for name in STATS_FIELDS)
 
 
 class Reporter:
@@ -183,10 +187,8 @@ class Reporter:
                 head += f', "count": {count}, "exact": {"true" if exact else "false"}'
             if solution is not None:
                 head += f', "solution": {solution}'
-            nodes, guesses, backtracks, passes, solutions = counters
             out.append(f'{head}, "backend": {backend}, "engine": {engine}, "stats": '
-                       f'{{"nodes": {nodes}, "guesses": {guesses}, "backtracks": {backtracks}, '
-                       f'"passes": {passes}, "solutions": {solutions}, '
+                       f'{{{_COUNTERS_JSON.format(*counters)}, '
                        f'"seconds": {json.dumps(round(seconds, 6))}}}}}')
         return "\n".join(out) + "\n" if out else ""
 

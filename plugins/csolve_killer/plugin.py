@@ -15,10 +15,10 @@ from functools import cache, lru_cache
 from itertools import combinations
 
 import numpy as np
-from csolve_sudoku.grid import check_box, complete_many, has_repeats, parse_box, unit_problems
-from csolve_sudoku.plugin import add_units
+from csolve_sudoku.grid import complete_many, has_repeats, unit_problems
+from csolve_sudoku.plugin import add_units, checked_box
 
-from csolve.errors import PuzzleInputError, UnknownNameError
+from csolve.errors import PuzzleInputError
 from csolve.model import Model, ModelBuilder
 from csolve.puzzle import Puzzle, PuzzleType
 
@@ -93,15 +93,9 @@ class Killer(PuzzleType):
         return out
 
     def with_box(self, puzzles: Sequence[Puzzle], box: str) -> list[Puzzle]:
-        try:
-            shape = parse_box(box)
-        except ValueError as e:
-            raise UnknownNameError(str(e)) from None
+        shape = checked_box(puzzles, box, lambda p: p.data.n)
         for p in puzzles:
-            try:
-                p.data.box = check_box(p.data.n, shape)
-            except ValueError as e:
-                raise PuzzleInputError(p.source, p.line, None, str(e)) from None
+            p.data.box = shape
         return list(puzzles)
 
     def check(self, puzzle: Puzzle) -> None:

@@ -45,6 +45,11 @@ def read_lines(text: str) -> tuple[list[int], np.ndarray, dict] | None:
     return numbers, codes.astype(VALUE), {"n": n, "format": "line", "alphabet": alpha}
 
 
+def as_rows(grids: Sequence[np.ndarray]) -> np.ndarray:
+    """Grids as one array, one per row (no copy when they already are one)."""
+    return grids if isinstance(grids, np.ndarray) else np.stack(grids)
+
+
 def write_lines(grids: Sequence[np.ndarray], meta: dict) -> list[str] | None:
     """The grids (values 0..n, 0 blank) as lines in ``meta``'s alphabet; None when the
     alphabet cannot be written this way."""
@@ -53,7 +58,7 @@ def write_lines(grids: Sequence[np.ndarray], meta: dict) -> list[str] | None:
         return None
     symbols = (alpha.blanks[0] + alpha.symbols).encode("ascii")
     table = np.frombuffer(symbols, np.uint8)
-    values = grids if isinstance(grids, np.ndarray) else np.stack(grids)
+    values = as_rows(grids)
     width = values.shape[1]
     text = table[values].tobytes().decode("ascii")
     return [text[i: i + width] for i in range(0, len(text), width)]
@@ -66,7 +71,7 @@ def json_grids(grids: Sequence[np.ndarray], n: int) -> list[str] | None:
         return None
     template, digits = _json_template(n)
     text = np.tile(template, (len(grids), 1))
-    text[:, digits] = (grids if isinstance(grids, np.ndarray) else np.stack(grids)) + ord("0")
+    text[:, digits] = as_rows(grids) + ord("0")
     flat = text.tobytes().decode("ascii")
     width = len(template)
     return [flat[i: i + width] for i in range(0, len(flat), width)]

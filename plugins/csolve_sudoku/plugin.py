@@ -7,7 +7,7 @@ human-style steps) are imported inside the methods that use them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache, lru_cache
 from operator import attrgetter, itemgetter, methodcaller
 
@@ -18,6 +18,7 @@ from csolve.model import Model, ModelBuilder
 from csolve.puzzle import Puzzle, PuzzleType
 
 from . import formats
+from .bulk import as_rows
 from .grid import (
     VALUE,
     Box,
@@ -128,18 +129,25 @@ def _runs_by_size(puzzles: Sequence[Puzzle]) -> Iterator[tuple[int, int, int, Bo
             start = i
 
 
-def with_box(puzzles: Sequence[Puzzle], box: str) -> list[Puzzle]:
-    """The puzzles with boxes of shape ``box`` (``"RxC"``); a one-line error for a shape
-    that does not tile a puzzle's grid."""
+def checked_box(puzzles: Sequence[Puzzle], box: str, size: Callable[[Puzzle], int]) -> Box:
+    """``box`` (``"RxC"``) as a shape that tiles every puzzle's grid (``size(puzzle)`` its
+    side); a one-line error naming the puzzle otherwise."""
     try:
         shape = parse_box(box)
     except ValueError as e:
         raise UnknownNameError(str(e)) from None
     for p in puzzles:
         try:
-            check_box(p.meta["n"], shape)
+            check_box(size(p), shape)
         except ValueError as e:
             raise PuzzleInputError(p.source, p.line, None, str(e)) from None
+    return shape
+
+
+def with_box(puzzles: Sequence[Puzzle], box: str) -> list[Puzzle]:
+    """The puzzles with boxes of shape ``box`` (``"RxC"``)."""
+    shape = checked_box(puzzles, box, lambda p: p.meta["n"])
+    for p in puzzles:
         p.meta["box"] = shape
     return list(puzzles)
 
@@ -229,7 +237,7 @@ class Sudoku(PuzzleType):
         for start, stop, n, box in _runs_by_size(puzzles):
             sols = solutions[start:stop]
             try:
-                grids = sols if isinstance(sols, np.ndarray) else np.stack(sols)
+                grids = as_rows(sols)
             except ValueError:  # solutions of different shapes
                 grids = None
             if grids is None or grids.shape != (stop - start, n * n):
