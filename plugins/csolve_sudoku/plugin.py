@@ -18,7 +18,7 @@ from csolve.model import Model, ModelBuilder
 from csolve.puzzle import Puzzle, PuzzleType
 
 from . import formats
-from .bulk import as_rows
+from .bulk import as_rows, json_grids, read_lines, write_lines
 from .grid import (
     VALUE,
     Box,
@@ -165,8 +165,6 @@ class Sudoku(PuzzleType):
 
     def parse(self, text: str, source: str, fmt: str | None = None) -> list[Puzzle]:
         if fmt in (None, "line"):
-            from .bulk import read_lines
-
             simple = read_lines(text)
             if simple is not None:
                 numbers, grids, meta = simple
@@ -277,8 +275,6 @@ class Sudoku(PuzzleType):
     def format_line_many(self, puzzles: Sequence[Puzzle], solutions: Sequence[np.ndarray]
                          ) -> list[str]:
         if puzzles:
-            from .bulk import write_lines
-
             meta = puzzles[0].meta
             alpha = meta.get("alphabet")
             # a file read in bulk shares one Alphabet object: compared by identity first
@@ -307,8 +303,6 @@ class Sudoku(PuzzleType):
     def to_json_text_many(self, puzzles: Sequence[Puzzle], solutions: Sequence[np.ndarray]
                           ) -> list[str]:
         if puzzles and all(p.meta["n"] == puzzles[0].meta["n"] for p in puzzles):
-            from .bulk import json_grids
-
             text = json_grids(solutions, puzzles[0].meta["n"])
             if text is not None:
                 return text
