@@ -51,36 +51,46 @@ def puzzle_type(kind: str | PuzzleType) -> PuzzleType:
 
 
 def read(kind: str | PuzzleType, puzzles: Any, format: str | None = None,
-         box: str | None = None) -> list[Puzzle]:
+         box: str | None = None) -> Sequence[Puzzle]:
     """The puzzles in ``puzzles``, in order: puzzle text (one or many puzzles), a path, a
     Puzzle, or a sequence of those. ``box`` ("RxC") gives Sudoku-like puzzles a box shape
-    other than their size's default."""
-    from csolve.puzzle import Puzzle
+    other than their size's default. Many puzzles of one shape may come back as a
+    :class:`~csolve.puzzle.PuzzleBatch` (a sequence that makes each Puzzle when asked)."""
+    from csolve.puzzle import Puzzle, PuzzleBatch
 
     ptype = puzzle_type(kind)
     check_format(ptype, format)
     if isinstance(puzzles, bytes) or not isinstance(puzzles, str | os.PathLike | Puzzle | list
-                                                    | tuple):
+                                                    | tuple | PuzzleBatch):
         raise TypeError(f"puzzles are text, a path, Puzzle objects or a list of those, not "
                         f"{type(puzzles).__name__}")
-    items = [puzzles] if isinstance(puzzles, str | os.PathLike | Puzzle) else list(puzzles)
-    out: list[Puzzle] = []
-    for item in items:
-        if isinstance(item, Puzzle):
-            out.append(item)
-        elif isinstance(item, str | os.PathLike):
-            out.extend(read_argument(ptype, item, format))
-        else:
-            raise TypeError(f"a puzzle is text, a path or a Puzzle, not {type(item).__name__}")
-    for i, p in enumerate(out):
-        p.index = i
+    if isinstance(puzzles, PuzzleBatch):
+        parts: list[Sequence[Puzzle]] = [puzzles]
+    else:
+        items = [puzzles] if isinstance(puzzles, str | os.PathLike | Puzzle) else puzzles
+        parts = []
+        for item in items:
+            if isinstance(item, Puzzle):
+                parts.append((item,))
+            elif isinstance(item, str | os.PathLike):
+                parts.append(read_argument(ptype, item, format))
+            else:
+                raise TypeError(f"a puzzle is text, a path or a Puzzle, not "
+                                f"{type(item).__name__}")
+    out: Sequence[Puzzle]
+    if len(parts) == 1 and isinstance(parts[0], PuzzleBatch) and parts[0].start == 0:
+        out = parts[0]  # numbered from 0 already
+    else:
+        out = [p for part in parts for p in part]
+        for i, p in enumerate(out):
+            p.index = i
     if not out:
         raise PuzzleInputError("<input>", None, None, "no puzzle found")
     return ptype.with_box(out, box) if box else out
 
 
 def read_argument(ptype: PuzzleType, item: str | os.PathLike, fmt: str | None
-                  ) -> list[Puzzle]:
+                  ) -> Sequence[Puzzle]:
     """The puzzles of one argument: a file (``-``: standard input), or puzzle text. A line
     that is neither an existing file nor a puzzle is "no such file"."""
     from csolve.io import read_file
@@ -105,7 +115,8 @@ def check_format(ptype: PuzzleType, fmt: str | None) -> None:
         raise UnknownNameError(f"unknown format {fmt!r} for {ptype.name} (known: {known})")
 
 
-def parse_text(ptype: PuzzleType, text: str, source: str, fmt: str | None) -> list[Puzzle]:
+def parse_text(ptype: PuzzleType, text: str, source: str, fmt: str | None
+               ) -> Sequence[Puzzle]:
     """``ptype.parse`` with a plugin's slips turned into one-line input errors."""
     try:
         return ptype.parse(text, source, fmt)
@@ -175,7 +186,7 @@ class Solver:
             kernel_paths(rules)  # an unknown rule fails before any work, naming those known
         return rules
 
-    def read(self, puzzles: Any) -> list[Puzzle]:
+    def read(self, puzzles: Any) -> Sequence[Puzzle]:
         """The puzzles in ``puzzles`` (text, paths, Puzzle objects), checked for an engine
         that cannot search them before any work."""
         puzzles = read(self.puzzle_type, puzzles, self.format, self.box)
@@ -218,8 +229,10 @@ class Solver:
 
 
 def _is_puzzle_list(puzzles: Any) -> bool:
-    from csolve.puzzle import Puzzle
+    from csolve.puzzle import Puzzle, PuzzleBatch
 
+    if isinstance(puzzles, PuzzleBatch):
+        return bool(puzzles)
     return isinstance(puzzles, list) and bool(puzzles) and all(
         isinstance(p, Puzzle) for p in puzzles)
 
@@ -313,7 +326,7 @@ def generate(kind: str | PuzzleType, count: int = 1, *, size: int = 9, seed: int
     return [g.puzzle for g in made]
 
 
-def _one(puzzles: list[Puzzle]) -> Puzzle:
+def _one(puzzles: Sequence[Puzzle]) -> Puzzle:
     if len(puzzles) != 1:
         raise UnknownNameError(f"expected one puzzle, got {len(puzzles)}")
     return puzzles[0]

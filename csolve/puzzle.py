@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -28,6 +29,70 @@ class Puzzle:
     @property
     def where(self) -> str:
         return f"{self.source}:{self.line}"
+
+
+
+class PuzzleBatch(Sequence[Puzzle]):
+    """Many puzzles of one kind and shape read at once: each one's data a row of one array,
+    one ``meta`` for all. A file of a million lines then costs one array rather than a
+    million objects, and a plugin's whole-batch methods read :attr:`data` directly; a
+    :class:`Puzzle` is made (once) when one is looked at. Slices are batches too.
+
+    ``meta`` is shared: a change to one puzzle's ``meta`` stays with that puzzle, and a new
+    shape for all is a new batch (:meth:`with_meta`)."""
+
+    __slots__ = ("kind", "source", "lines", "data", "fmt", "meta", "start", "_made")
+
+    def __init__(self, kind: str, source: str, lines: Sequence[int], data: np.ndarray,
+                 fmt: str, meta: dict, *, start: int = 0,
+                 made: dict[int, Puzzle] | None = None) -> None:
+        if len(lines) != len(data):
+            raise ValueError(f"{len(lines)} line numbers for {len(data)} puzzles")
+        self.kind, self.source, self.fmt, self.meta = kind, source, fmt, meta
+        self.lines, self.data = lines, data
+        self.start = start  # the first puzzle's index in the file
+        self._made = {} if made is None else made  # index -> Puzzle, shared by slices
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            a, b, step = i.indices(len(self))
+            if step != 1:
+                return [self[k] for k in range(a, b, step)]
+            return PuzzleBatch(self.kind, self.source, self.lines[a:b], self.data[a:b],
+                               self.fmt, self.meta, start=self.start + a, made=self._made)
+        k = operator.index(i)  # a numpy integer too, as a Python int
+        if k < 0:
+            k += len(self)
+        if not 0 <= k < len(self):
+            raise IndexError("puzzle index out of range")
+        index = self.start + k
+        puzzle = self._made.get(index)
+        if puzzle is None:
+            puzzle = self._made[index] = Puzzle(self.kind, self.source, self.lines[k], index,
+                                                self.data[k], self.fmt, dict(self.meta))
+        return puzzle
+
+    def __iter__(self) -> Iterator[Puzzle]:
+        return map(self.__getitem__, range(len(self)))
+
+    def __repr__(self) -> str:
+        return f"PuzzleBatch({self.kind!r}, {self.source!r}, {len(self)} puzzles)"
+
+    def with_meta(self, **changes: Any) -> PuzzleBatch:
+        """The same puzzles with ``meta`` changed for all of them."""
+        return PuzzleBatch(self.kind, self.source, self.lines, self.data, self.fmt,
+                           {**self.meta, **changes}, start=self.start)
+
+
+
+def positions(puzzles: Sequence[Puzzle]) -> tuple[Sequence[int], Sequence[int]]:
+    """Each puzzle's index and line (a batch's without making its Puzzle objects)."""
+    if isinstance(puzzles, PuzzleBatch):
+        return range(puzzles.start, puzzles.start + len(puzzles)), puzzles.lines
+    return [p.index for p in puzzles], [p.line for p in puzzles]
 
 
 class PuzzleType:
@@ -74,11 +139,12 @@ class PuzzleType:
                        else model.key,
                        constraint_rules=self.constraint_rules)
 
-    def parse(self, text: str, source: str, fmt: str | None = None) -> list[Puzzle]:
-        """Read every puzzle in ``text``; raise PuzzleInputError naming file, line, column."""
+    def parse(self, text: str, source: str, fmt: str | None = None) -> Sequence[Puzzle]:
+        """Read every puzzle in ``text``, in order (a list, or a :class:`PuzzleBatch` for
+        many puzzles of one shape); raise PuzzleInputError naming file, line, column."""
         raise NotImplementedError
 
-    def with_box(self, puzzles: Sequence[Puzzle], box: str) -> list[Puzzle]:
+    def with_box(self, puzzles: Sequence[Puzzle], box: str) -> Sequence[Puzzle]:
         """The puzzles with boxes of shape ``box`` (``"RxC"``, from ``--box``): for types
         whose size allows several box shapes (a 6x6 Sudoku's 2×3 or 3×2)."""
         raise UnknownNameError(f"{self.name} puzzles have no box shape to choose (--box)")

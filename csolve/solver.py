@@ -341,10 +341,10 @@ def _checked_many(ptype: PuzzleType, puzzles: Sequence[Puzzle], masks: np.ndarra
     if not puzzles:
         return []
     solutions = ptype.decode_many(puzzles, masks)
-    for puzzle, problems in zip(puzzles, ptype.validate_many(puzzles, solutions), strict=True):
+    for k, problems in enumerate(ptype.validate_many(puzzles, solutions)):
         if problems:
-            raise InvalidSolutionError(
-                f"{puzzle.where}: internal error: a solution failed validation: {problems[0]}")
+            raise InvalidSolutionError(f"{puzzles[k].where}: internal error: a solution "
+                                       f"failed validation: {problems[0]}")
     return solutions
 
 

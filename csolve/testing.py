@@ -74,13 +74,13 @@ def _same(a: Any, b: Any) -> bool:
         return a == b
 
 
-def _parse(ptype: PuzzleType, text: str, source: str = "<sample>") -> list[Puzzle]:
+def _parse(ptype: PuzzleType, text: str, source: str = "<sample>") -> Sequence[Puzzle]:
     return ptype.parse(text if text.endswith("\n") else text + "\n", source)
 
 
 # --- the checks ------------------------------------------------------------------------------
 
-def check_round_trip(ptype: PuzzleType, text: str) -> list[Puzzle]:
+def check_round_trip(ptype: PuzzleType, text: str) -> Sequence[Puzzle]:
     """Each puzzle's ``format_line`` parses back as the same puzzle (same line again, same
     model structure and initial candidates); returns the puzzles."""
     puzzles = _parse(ptype, text)

@@ -183,3 +183,60 @@ def test_the_command_line_keeps_freed_memory_where_it_can():
 
     assert keep_freed_memory() is (sys.platform.startswith("linux")
                                    and "glibc" in " ".join(__import__("platform").libc_ver()))
+
+
+def _nine_lines() -> list[str]:
+    return [t for t in HARD.read_text().splitlines() if t and not t.startswith("#")]
+
+
+@pytest.mark.parametrize("layout", ["plain", "header", "no-final-newline", "comment-inside",
+                                    "blank-line", "crlf", "lowercase-blank", "one-line"])
+def test_a_file_read_in_bulk_reads_as_line_by_line(sudoku, layout):
+    from csolve_sudoku import formats
+
+    lines = _nine_lines()
+    if layout == "one-line":
+        lines = lines[:1]
+    text = "\n".join(lines) + "\n"
+    if layout == "header":
+        text = "# a header\n#\n" + text
+    elif layout == "no-final-newline":
+        text = text[:-1]
+    elif layout == "comment-inside":
+        text = text.replace("\n", "\n# between\n", 1)
+    elif layout == "blank-line":
+        text = text.replace("\n", "\n\n", 2)
+    elif layout == "crlf":
+        text = text.replace("\n", "\r\n")
+    elif layout == "lowercase-blank":
+        text = text.replace(".", "0")
+    bulk = sudoku.parse(text, "f.txt")
+    slow = formats.parse(text, "f.txt")
+    assert [(p.line, p.index, p.data.tolist()) for p in bulk] == [
+        (line, i, grid.tolist()) for i, (line, grid, _) in enumerate(slow)]
+    assert all(p.meta["n"] == 9 and p.meta["box"] == (3, 3) for p in bulk)
+
+
+def test_a_batch_of_puzzles_acts_as_a_list_of_them(sudoku):
+    from csolve.puzzle import PuzzleBatch
+
+    lines = _nine_lines()
+    batch = sudoku.parse("# header\n" + "\n".join(lines) + "\n", "f.txt")
+    assert isinstance(batch, PuzzleBatch) and len(batch) == len(lines)
+    first = batch[0]
+    assert batch[0] is first and batch[np.int64(0)] is first and type(batch[-1].index) is int
+    assert (first.line, first.index, first.where) == (2, 0, "f.txt:2")
+    assert batch[-1] is batch[len(lines) - 1]
+    with pytest.raises(IndexError):
+        batch[len(lines)]
+    part = batch[1:3]
+    assert isinstance(part, PuzzleBatch) and [p.index for p in part] == [1, 2]
+    assert part[0] is batch[1]  # one Puzzle per position, however it is reached
+    assert [p.index for p in batch[::2]] == list(range(0, len(lines), 2))
+    first.meta["mine"] = True  # a puzzle's meta is its own
+    assert "mine" not in batch[1].meta and "mine" not in batch.meta
+    boxed = batch.with_meta(box=(3, 3), note="x")
+    assert boxed[0].meta["note"] == "x" and "note" not in batch.meta
+    results = __import__("csolve").solve("sudoku", batch[:2])
+    for p, r in zip(batch[:2], results, strict=True):
+        assert r.puzzle is p and sudoku.validate(p, r.solution) == []

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from csolve.cli.common import Output
 from csolve.errors import ExitCode
 from csolve.outcome import STATS_FIELDS, Result, ResultBlock, Status
-from csolve.puzzle import Puzzle, PuzzleType
+from csolve.puzzle import Puzzle, PuzzleType, positions
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -174,22 +174,24 @@ class Reporter:
         :class:`Result`."""
         texts = self._solution_texts(block, self.ptype.to_json_text_many)
         backend, engine = json.dumps(block.backend), json.dumps(block.engine)
-        rows = zip(block.puzzles, block.statuses, block.counts, block.exact, texts,
+        indexes, lines = positions(block.puzzles)
+        rows = zip(indexes, lines, block.statuses, block.counts, block.exact, texts,
                    block.stats_rows(), strict=True)
         out = []
-        for k, (p, status, count, exact, solution, (counters, seconds)) in enumerate(rows):
+        for k, (index, line, status, count, exact, solution, (counters, seconds)) in enumerate(
+                rows):
             r = block.answered(k)
             if r is not None:
                 out.append(json.dumps(self._json(r)))
                 continue
-            head = f'{{"puzzle": {p.index + 1}, "line": {p.line}, "status": "{status.value}"'
+            head = f'{{"puzzle": {index + 1}, "line": {line}, "status": "{status}"'
             if self.counting:
                 head += f', "count": {count}, "exact": {"true" if exact else "false"}'
             if solution is not None:
                 head += f', "solution": {solution}'
             out.append(f'{head}, "backend": {backend}, "engine": {engine}, "stats": '
                        f'{{{_COUNTERS_JSON.format(*counters)}, '
-                       f'"seconds": {json.dumps(round(seconds, 6))}}}}}')
+                       f'"seconds": {round(seconds, 6)!r}}}}}')  # finite: repr is JSON
         return "\n".join(out) + "\n" if out else ""
 
     def _json(self, r: Result) -> dict:

@@ -19,9 +19,15 @@ from .grid import VALUE
 SIMPLE_SIZES = {16: 4, 81: 9}
 
 
-def read_lines(text: str) -> tuple[list[int], np.ndarray, dict] | None:
+def read_lines(text: str) -> tuple[Sequence[int], np.ndarray, dict] | None:
     """(line numbers, grids of values with 0 blank, meta) when every content line of
     ``text`` is a puzzle of one simple size in plain symbols; None otherwise."""
+    bare = _bare_lines(text)
+    if bare is not None:
+        first, rows = bare
+        found = _values(rows)
+        if found is not None:
+            return range(first, first + len(rows)), *found
     stripped = [raw.strip() for raw in text.splitlines()]
     numbers = [i for i, line in enumerate(stripped, 1) if line and line[0] != "#"]
     if not numbers:
@@ -33,16 +39,48 @@ def read_lines(text: str) -> tuple[list[int], np.ndarray, dict] | None:
     (width,) = widths
     if width not in SIMPLE_SIZES:
         return None
-    n = SIMPLE_SIZES[width]
-    alpha = _alphabet(n, lines[0])
     try:
         raw_bytes = "".join(lines).encode("ascii")
     except UnicodeEncodeError:
         return None
-    codes = _lookup(alpha)[np.frombuffer(raw_bytes, np.uint8)].reshape(len(lines), width)
+    found = _values(np.frombuffer(raw_bytes, np.uint8).reshape(len(lines), width))
+    return None if found is None else (numbers, *found)
+
+
+def _bare_lines(text: str) -> tuple[int, np.ndarray] | None:
+    """(the first puzzle's line number, each puzzle line as a row of bytes), read without a
+    step per line, when the lines after the leading comments are each one simple width with
+    nothing else (no blank line, comment or ``\\r``); None otherwise."""
+    start = skipped = 0
+    while text.startswith("#", start):  # a header
+        start = text.find("\n", start) + 1
+        skipped += 1
+        if not start:
+            return None
+    width = text.find("\n", start) - start
+    if width not in SIMPLE_SIZES:
+        return None
+    body = text[start:] if text.endswith("\n") else text[start:] + "\n"
+    if len(body) % (width + 1):
+        return None
+    try:
+        raw = np.frombuffer(body.encode("ascii"), np.uint8).reshape(-1, width + 1)
+    except UnicodeEncodeError:
+        return None
+    if not (raw[:, width] == ord("\n")).all():
+        return None
+    return skipped + 1, raw[:, :width]
+
+
+def _values(rows: np.ndarray) -> tuple[np.ndarray, dict] | None:
+    """Rows of symbol bytes as values (0 blank) and meta; None when a byte is not a symbol."""
+    width = rows.shape[1]
+    n = SIMPLE_SIZES[width]
+    alpha = _alphabet(n, rows[0].tobytes().decode("ascii"))
+    codes = _lookup(alpha)[rows]
     if codes.min() < 0 or codes.max() > n:
         return None
-    return numbers, codes.astype(VALUE), {"n": n, "format": "line", "alphabet": alpha}
+    return codes.astype(VALUE), {"n": n, "format": "line", "alphabet": alpha}
 
 
 def as_rows(grids: Sequence[np.ndarray]) -> np.ndarray:

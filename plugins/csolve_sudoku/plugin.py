@@ -15,7 +15,7 @@ import numpy as np
 
 from csolve.errors import PuzzleInputError, UnknownNameError
 from csolve.model import Model, ModelBuilder
-from csolve.puzzle import Puzzle, PuzzleType
+from csolve.puzzle import Puzzle, PuzzleBatch, PuzzleType
 
 from . import formats
 from .bulk import as_rows, json_grids, read_lines, write_lines
@@ -98,10 +98,20 @@ def _chunks(count: int) -> Iterator[tuple[int, int]]:
 
 def _givens(puzzles: Sequence[Puzzle], n: int) -> np.ndarray:
     """The puzzles' grids of givens (each n*n values, as parse makes them) as one array."""
+    if isinstance(puzzles, PuzzleBatch):
+        return puzzles.data
     flat = np.concatenate([p.data for p in puzzles])
     if flat.shape != (len(puzzles) * n * n,):
         return np.stack([p.data for p in puzzles])  # raises for a grid of the wrong shape
     return flat.reshape(len(puzzles), n * n)
+
+
+def _one_size(puzzles: Sequence[Puzzle]) -> int | None:
+    """The size every puzzle has; None when they differ (or there are none)."""
+    if isinstance(puzzles, PuzzleBatch):
+        return puzzles.meta["n"] if len(puzzles) else None
+    sizes = {p.meta["n"] for p in puzzles}
+    return sizes.pop() if len(sizes) == 1 else None
 
 
 def box_of_puzzle(puzzle: Puzzle) -> Box:
@@ -115,6 +125,11 @@ _META, _SIZE, _BOX = attrgetter("meta"), itemgetter("n"), methodcaller("get", "b
 def _runs_by_size(puzzles: Sequence[Puzzle]) -> Iterator[tuple[int, int, int, Box]]:
     """(start, stop, n, box) for each run of consecutive puzzles of one size and box shape.
     One pass over the puzzles' shapes (a file's puzzles usually share one)."""
+    if isinstance(puzzles, PuzzleBatch):
+        if len(puzzles):
+            n = puzzles.meta["n"]
+            yield 0, len(puzzles), n, puzzles.meta.get("box") or default_box(n)
+        return
     metas = list(map(_META, puzzles))
     shapes = list(zip(map(_SIZE, metas), map(_BOX, metas), strict=True))
     if len(set(shapes)) == 1:  # the common case: one run
@@ -136,7 +151,7 @@ def checked_box(puzzles: Sequence[Puzzle], box: str, size: Callable[[Puzzle], in
         shape = parse_box(box)
     except ValueError as e:
         raise UnknownNameError(str(e)) from None
-    for p in puzzles:
+    for p in puzzles[:1] if isinstance(puzzles, PuzzleBatch) else puzzles:  # one size
         try:
             check_box(size(p), shape)
         except ValueError as e:
@@ -144,9 +159,11 @@ def checked_box(puzzles: Sequence[Puzzle], box: str, size: Callable[[Puzzle], in
     return shape
 
 
-def with_box(puzzles: Sequence[Puzzle], box: str) -> list[Puzzle]:
+def with_box(puzzles: Sequence[Puzzle], box: str) -> Sequence[Puzzle]:
     """The puzzles with boxes of shape ``box`` (``"RxC"``)."""
     shape = checked_box(puzzles, box, lambda p: p.meta["n"])
+    if isinstance(puzzles, PuzzleBatch):
+        return puzzles.with_meta(box=shape)
     for p in puzzles:
         p.meta["box"] = shape
     return list(puzzles)
@@ -163,22 +180,20 @@ class Sudoku(PuzzleType):
     formats = formats.FORMATS
     default_rules = DEFAULT_RULES
 
-    def parse(self, text: str, source: str, fmt: str | None = None) -> list[Puzzle]:
+    def parse(self, text: str, source: str, fmt: str | None = None) -> Sequence[Puzzle]:
         if fmt in (None, "line"):
             simple = read_lines(text)
             if simple is not None:
                 numbers, grids, meta = simple
                 meta["box"] = default_box(meta["n"])
-                name = self.name
-                return [Puzzle(name, source, no, i, grid, "line", dict(meta))
-                        for i, (no, grid) in enumerate(zip(numbers, grids, strict=True))]
+                return PuzzleBatch(self.name, source, numbers, grids, "line", meta)
         out = []
         for i, (line, grid, meta) in enumerate(formats.parse(text, source, fmt)):
             meta["box"] = default_box(meta["n"])
             out.append(Puzzle(self.name, source, line, i, grid, meta["format"], meta))
         return out
 
-    def with_box(self, puzzles: Sequence[Puzzle], box: str) -> list[Puzzle]:
+    def with_box(self, puzzles: Sequence[Puzzle], box: str) -> Sequence[Puzzle]:
         return with_box(puzzles, box)
 
     def check(self, puzzle: Puzzle) -> None:
@@ -274,7 +289,11 @@ class Sudoku(PuzzleType):
 
     def format_line_many(self, puzzles: Sequence[Puzzle], solutions: Sequence[np.ndarray]
                          ) -> list[str]:
-        if puzzles:
+        if isinstance(puzzles, PuzzleBatch):
+            lines = write_lines(solutions, puzzles.meta)
+            if lines is not None:
+                return lines
+        elif puzzles:
             meta = puzzles[0].meta
             alpha = meta.get("alphabet")
             # a file read in bulk shares one Alphabet object: compared by identity first
@@ -302,8 +321,9 @@ class Sudoku(PuzzleType):
 
     def to_json_text_many(self, puzzles: Sequence[Puzzle], solutions: Sequence[np.ndarray]
                           ) -> list[str]:
-        if puzzles and all(p.meta["n"] == puzzles[0].meta["n"] for p in puzzles):
-            text = json_grids(solutions, puzzles[0].meta["n"])
+        n = _one_size(puzzles)
+        if n is not None:
+            text = json_grids(solutions, n)
             if text is not None:
                 return text
         return super().to_json_text_many(puzzles, solutions)
