@@ -29,13 +29,15 @@ _LAZY = {
     "puzzle_type": "csolve.api", "backends": "csolve.api",
     "Result": "csolve.outcome", "ResultBlock": "csolve.outcome", "Status": "csolve.outcome",
     "End": "csolve.outcome",
-    "Stats": "csolve.outcome", "Puzzle": "csolve.puzzle", "PuzzleType": "csolve.puzzle",
+    "Stats": "csolve.outcome", "Puzzle": "csolve.puzzle", "PuzzleBatch": "csolve.puzzle",
+    "PuzzleType": "csolve.puzzle",
     "CsolveError": "csolve.errors", "PuzzleInputError": "csolve.errors",
     "hookimpl": "csolve.hookspecs",
 }
 
 __all__ = [
-    "CsolveError", "End", "Puzzle", "PuzzleInputError", "PuzzleType", "Result", "ResultBlock",
+    "CsolveError", "End", "Puzzle", "PuzzleBatch", "PuzzleInputError", "PuzzleType", "Result",
+    "ResultBlock",
     "Solver",
     "Stats", "Status", "__version__", "backends", "count", "explain", "generate", "hookimpl",
     "puzzle_type", "puzzle_types", "rate", "read", "solve", "validate",
