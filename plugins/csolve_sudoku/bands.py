@@ -49,7 +49,7 @@ from csolve.kernels.abi import (
     STOPPED,
     WORK_REQUESTED,
 )
-from csolve.kernels.bits import kernel, lowbit_index
+from csolve.kernels.bits import kernel, lowbit_index, popcount
 from csolve.kernels.state import CHANGED, CONTRADICTION, NO_CHANGE
 
 WIDTH = 64  # words per band state (57 used); fits in a stack row of 81 cells
@@ -106,17 +106,27 @@ def _tables() -> tuple[np.ndarray, ...]:
                 split[js] = t
     perm_count = np.array([bin(x).count("1") for x in perm_set], np.int64)
     stack_cells = np.array([(7 | (7 << 9) | (7 << 18)) << (3 * st) for st in range(3)], np.int64)
+    row_box_cells = np.zeros(512, np.int64)  # 3x3 row/box occupancy -> cells of those rows, boxes
+    for occ in range(512):
+        for t in range(9):
+            if (occ >> t) & 1:
+                row_box_cells[occ] |= (511 << (9 * (t // 3))) | box[t % 3]
     return (boxes_of_row, allowed, keep, column, box, stack_allowed, perm_set, perm_count,
-            split, stack_cells)
+            split, stack_cells, row_box_cells)
 
 
 (BOXES_OF_ROW, ALLOWED, KEEP, COLUMN, BOX, STACK_ALLOWED, PERM_SET, PERM_COUNT, SPLIT,
- STACK_CELLS) = _tables()
+ STACK_CELLS, ROW_BOX_CELLS) = _tables()
 
 
 @kernel(inline="always")
 def _low(x):
     return np.int64(lowbit_index(np.uint64(x)))
+
+
+@kernel(inline="always")
+def _count(x):
+    return np.int64(popcount(np.uint64(x)))
 
 
 @kernel(inline="always")
@@ -415,34 +425,64 @@ def segment_branch(S, unit, d, t, inside):
 @kernel
 def load(S, cells):
     """Band state from 81 cell masks (row-major), cells with one candidate placed;
-    everything is (re)processed."""
+    everything is (re)processed.
+
+    Built in bulk rather than one placement at a time: the singles of each digit go into
+    its words first, then each digit keeps, of the cells open to it, those outside the rows,
+    boxes and columns of its singles. Two singles of a digit that see each other leave the
+    state contradicted (one of its words empty).
+    """
     for i in range(27):
-        S[OFF_C + i] = -1
+        S[i] = 0  # the singles of each digit
+        S[OFF_C + i] = 0  # cells open to some digits only: their candidates
+    odd = False
     for b in range(3):
         full = np.int64(0)  # cells open to every digit, the common case
-        for d in range(9):
-            S[d * 3 + b] = 0
+        placed = np.int64(0)
         for pos in range(27):
-            m = cells[b * 27 + pos]
-            if m == 511:
-                full |= np.int64(1) << pos
-                continue
-            while m != 0:
-                d = _low(m)
-                m &= m - np.uint64(1)
-                S[d * 3 + b] |= np.int64(1) << pos
-        for d in range(9):
-            S[d * 3 + b] |= full
-        S[OFF_U + b] = ALL27
-    for b in range(3):
-        for pos in range(27):
-            m = cells[b * 27 + pos]
-            if m != 0 and (m & (m - np.uint64(1))) == 0:
-                d = _low(m)
-                # a single that an earlier one took away stays open and empty: propagation
-                # finds the contradiction
-                if (S[d * 3 + b] >> pos) & 1 and (S[OFF_U + b] >> pos) & 1:
-                    place(S, d, b, pos)
+            m = np.int64(cells[b * 27 + pos])
+            single = np.int64((m & (m - 1)) == 0) & np.int64(m != 0)
+            full |= np.int64(m == 511) << pos
+            placed |= single << pos
+            # without a branch per cell: an open cell adds nothing to digit 0's word
+            S[_low(m | 512) * 3 + b] |= single << pos
+            odd |= (m != 511) & (single == 0)
+        S[OFF_U + b] = ALL27 & ~placed
+        S[USED + b] = full  # scratch, past the words a node keeps
+    if odd:  # cells open to some digits (a node handed over by another search): bit by bit
+        for b in range(3):
+            for pos in range(27):
+                m = np.int64(cells[b * 27 + pos])
+                if m == 511 or (m & (m - 1)) == 0:
+                    continue
+                while m != 0:
+                    d = _low(m)
+                    m &= m - 1
+                    S[OFF_C + d * 3 + b] |= np.int64(1) << pos
+    ok = True
+    for d in range(9):
+        g0 = S[d * 3]
+        g1 = S[d * 3 + 1]
+        g2 = S[d * 3 + 2]
+        cols = _columns(g0) | _columns(g1) | _columns(g2)
+        n = _count(g0) + _count(g1) + _count(g2)
+        if _count(cols) != n:
+            ok = False  # two singles of d in one column
+        spread = cols | (cols << 9) | (cols << 18)
+        for b in range(3):
+            g = S[d * 3 + b]
+            occ = _band_occ(g)
+            k = _count(g)
+            rows = np.int64(occ & 7 != 0) + np.int64(occ & 56 != 0) + np.int64(occ & 448 != 0)
+            boxes = np.int64(occ & 73 != 0) + np.int64(occ & 146 != 0) + np.int64(occ & 292 != 0)
+            if rows != k or boxes != k:
+                ok = False  # two singles of d in one row or box
+            open_ = S[USED + b] | S[OFF_C + d * 3 + b]
+            S[d * 3 + b] = g | (open_ & ~(ROW_BOX_CELLS[occ] | spread))
+    for i in range(27):
+        S[OFF_C + i] = -1
+    if not ok:
+        S[0] = 0
 
 
 @kernel
