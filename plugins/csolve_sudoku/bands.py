@@ -111,12 +111,31 @@ def _tables() -> tuple[np.ndarray, ...]:
         for t in range(9):
             if (occ >> t) & 1:
                 row_box_cells[occ] |= (511 << (9 * (t // 3))) | box[t % 3]
+    # row segments (bit 3 * row + box) -> their cells; -> the other segments of their rows
+    # and boxes; columns (9 bits) -> the other cells of their boxes
+    segment_cells = np.zeros(512, np.int64)
+    cross_out = np.zeros(512, np.int64)
+    box_beside_columns = np.zeros(512, np.int64)
+    for x in range(512):
+        for t in range(9):
+            if (x >> t) & 1:
+                r, k = divmod(t, 3)
+                segment_cells[x] |= 7 << (9 * r + 3 * k)
+                cross_out[x] |= ((7 << (3 * r)) | (73 << k)) & ~(1 << t)
+                box_beside_columns[x] |= box[t // 3] & ~column[t]
+    fixed_rows = np.zeros(512, np.int64)  # 3x3 occupancy -> its bits alone in their row
+    for x in range(512):
+        for r in range(3):
+            if bin((x >> (3 * r)) & 7).count("1") == 1:
+                fixed_rows[x] |= x & (7 << (3 * r))
     return (boxes_of_row, allowed, keep, column, box, stack_allowed, perm_set, perm_count,
-            split, stack_cells, row_box_cells)
+            split, stack_cells, row_box_cells, segment_cells, cross_out, box_beside_columns,
+            fixed_rows)
 
 
 (BOXES_OF_ROW, ALLOWED, KEEP, COLUMN, BOX, STACK_ALLOWED, PERM_SET, PERM_COUNT, SPLIT,
- STACK_CELLS, ROW_BOX_CELLS) = _tables()
+ STACK_CELLS, ROW_BOX_CELLS, SEGMENT_CELLS, CROSS_OUT, BOX_BESIDE_COLUMNS,
+ FIXED_ROWS) = _tables()
 
 
 @kernel(inline="always")
@@ -177,10 +196,13 @@ def propagate_bands(S, stats):
     while True:
         stats[STAT_PASSES] += 1
         progress = False
+        todo = np.int64(0)  # the words changed since last processed, found without branches
         for i in range(27):
+            todo |= np.int64(S[i] != S[OFF_C + i]) << i
+        while todo != 0:
+            i = _low(todo)
+            todo &= todo - 1
             A = S[i]
-            if A == S[OFF_C + i]:
-                continue
             d = i // 3
             b = i - 3 * d
             occ = (BOXES_OF_ROW[A & 511] | (BOXES_OF_ROW[(A >> 9) & 511] << 3)
@@ -189,16 +211,15 @@ def propagate_bands(S, stats):
             if A == 0:
                 return False
             S[i] = A
-            forced = np.int64(0)
+            forced = np.int64(0)  # rows and boxes with one place left, without branches
             for r in range(3):
                 x = (A >> (9 * r)) & 511
-                if _single(x):
-                    forced |= x << (9 * r)
+                forced |= -np.int64((x & (x - 1)) == 0) & (x << (9 * r))
             for k in range(3):
                 x = A & BOX[k]
-                if _single(x):
-                    forced |= x
-            if not _place_forced(S, d, b, forced & S[OFF_U + b]):
+                forced |= -np.int64((x & (x - 1)) == 0) & x
+            forced &= S[OFF_U + b]
+            if forced != 0 and not _place_forced(S, d, b, forced):
                 return False
             S[OFF_C + i] = S[i]
             progress = True
@@ -260,7 +281,11 @@ def propagate_bands(S, stats):
         if r == CONTRADICTION:
             return False
         if r == NO_CHANGE:
-            return True
+            r = triads(S)
+            if r == CONTRADICTION:
+                return False
+            if r == NO_CHANGE:
+                return True
 
 
 @kernel
@@ -296,6 +321,66 @@ def stack_locked(S):
             S[d * 3] = a0 & (k0 | (k0 << 9) | (k0 << 18))
             S[d * 3 + 1] = a1 & (k1 | (k1 << 9) | (k1 << 18))
             S[d * 3 + 2] = a2 & (k2 | (k2 << 9) | (k2 << 18))
+            changed = CHANGED
+    return changed
+
+
+@kernel
+def triads(S):
+    """Row and column segments (the three cells of a row, or of a column, in one box) hold
+    three digits each. Where only three digits may still go in a segment, each of them goes
+    there, leaving the rest of the segment's row and box (or column and box); where three
+    digits must go in a segment (every configuration of theirs uses it), every other digit
+    leaves it. Fewer than three, or more than three, is a contradiction. Counted per band
+    over the digits, bit-sliced, on one word per digit: bits ``3 * row + box`` for the row
+    segments, ``9 + column`` for the column segments. Runs only when nothing cheaper
+    applies (the state is consistent with the band and stack permutations). Returns
+    CONTRADICTION, NO_CHANGE or CHANGED."""
+    changed = NO_CHANGE
+    for b in range(3):
+        n1 = n2 = n3 = n4 = np.int64(0)
+        m1 = m2 = m3 = m4 = np.int64(0)
+        for d in range(9):
+            a = S[d * 3 + b]
+            occ = _band_occ(a)
+            cols = _columns(a)
+            w = occ | (cols << 9)
+            n4 |= n3 & w
+            n3 |= n2 & w
+            n2 |= n1 & w
+            n1 |= w
+            f = FIXED_ROWS[occ] | (FIXED_ROWS[cols] << 9)
+            m4 |= m3 & f
+            m3 |= m2 & f
+            m2 |= m1 & f
+            m1 |= f
+        if n3 != (1 << 18) - 1 or m4 != 0:
+            return CONTRADICTION
+        u = S[OFF_U + b]  # only segments with an open cell: the others are settled
+        open_ = _band_occ(u) | (_columns(u) << 9)
+        three = n3 & ~n4 & open_
+        must = m3 & open_
+        if three | must == 0:
+            continue
+        diff = np.int64(0)
+        for d in range(9):  # without a branch per digit: most digits change nothing
+            a = S[d * 3 + b]
+            occ = _band_occ(a)
+            cols = _columns(a)
+            x = occ & three
+            y = cols & (three >> 9)
+            gone = (occ | (cols << 9)) & must & ~(FIXED_ROWS[occ] | (FIXED_ROWS[cols] << 9))
+            g = gone >> 9
+            new = (a & SEGMENT_CELLS[occ & ~CROSS_OUT[x & 511]] & ~BOX_BESIDE_COLUMNS[y]
+                   & ~SEGMENT_CELLS[gone & 511] & ~(g | (g << 9) | (g << 18)))
+            S[d * 3 + b] = new
+            diff |= a ^ new
+            other = y | (y << 9) | (y << 18)
+            for e in range(3):
+                if e != b:
+                    diff |= S[d * 3 + e] & other
+                    S[d * 3 + e] &= ~other
+        if diff != 0:
             changed = CHANGED
     return changed
 
