@@ -10,9 +10,14 @@ reasoning is a few word operations per digit:
   segments some permutation uses (this covers pointing and claiming inside the band) and
   yields 0 when none fits (a contradiction);
 - a row or box of the band left with one place for the digit is a hidden single;
-- a column with one place across the three bands is a hidden single; the same permutation
-  argument between the columns and boxes of a stack does pointing and claiming there;
-- bit-sliced counts over the nine digits give naked singles and empty cells.
+- the same permutation argument between the columns and boxes of a stack does pointing and
+  claiming there; a column with one place left for a digit needs no rule of its own, since
+  that argument confines the digit in the place's box to the place's column, and the box
+  then has one place for it;
+- bit-sliced counts over the nine digits give naked singles and empty cells;
+- a row or column segment (the three cells of a row, or of a column, in one box) holds three
+  digits: when only three may still go there they all must, and when three must go there
+  no other digit may (tdoku's triads, Dillon 2019).
 
 The search branches the way tdoku does (Dillon 2019): the band or stack whose digits have
 the fewest configurations (placements of the digit's three row/box segments that some
@@ -191,8 +196,8 @@ def _place_forced(S, d, b, cells):
 
 @kernel
 def propagate_bands(S, stats):
-    """Band reasoning, then naked singles, then column singles, then the stacks, to a
-    fixpoint (each step only when the cheaper ones are stuck); False on a contradiction."""
+    """Band reasoning, then naked singles, then the stacks, then the triads, to a fixpoint
+    (each step only when the cheaper ones are stuck); False on a contradiction."""
     while True:
         stats[STAT_PASSES] += 1
         progress = False
@@ -250,31 +255,6 @@ def propagate_bands(S, stats):
                     return False  # an earlier single emptied it
                 place(S, d, b, pos)
                 progress = True
-        if progress:
-            continue
-        for d in range(9):  # column singles: one place left in a column across the bands
-            c0 = _columns(S[d * 3])
-            c1 = _columns(S[d * 3 + 1])
-            c2 = _columns(S[d * 3 + 2])
-            if (c0 | c1 | c2) != 511:
-                return False
-            for b in range(3):
-                a = S[d * 3 + b]
-                r0 = a & 511
-                r1 = (a >> 9) & 511
-                r2 = (a >> 18) & 511
-                once = (r0 | r1 | r2) & ~((r0 & r1) | (r0 & r2) | (r1 & r2))
-                if b == 0:
-                    once &= ~(c1 | c2)
-                elif b == 1:
-                    once &= ~(c0 | c2)
-                else:
-                    once &= ~(c0 | c1)
-                f = ((r0 & once) | ((r1 & once) << 9) | ((r2 & once) << 18)) & S[OFF_U + b]
-                if f != 0:
-                    if not _place_forced(S, d, b, f):
-                        return False
-                    progress = True
         if progress:
             continue
         r = stack_locked(S)
