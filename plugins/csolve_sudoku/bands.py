@@ -10,9 +10,14 @@ reasoning is a few word operations per digit:
   segments some permutation uses (this covers pointing and claiming inside the band) and
   yields 0 when none fits (a contradiction);
 - a row or box of the band left with one place for the digit is a hidden single;
-- a column with one place across the three bands is a hidden single; the same permutation
-  argument between the columns and boxes of a stack does pointing and claiming there;
-- bit-sliced counts over the nine digits give naked singles and empty cells.
+- the same permutation argument between the columns and boxes of a stack does pointing and
+  claiming there; a column with one place left for a digit needs no rule of its own, since
+  that argument confines the digit in the place's box to the place's column, and the box
+  then has one place for it;
+- bit-sliced counts over the nine digits give naked singles and empty cells;
+- a row or column segment (the three cells of a row, or of a column, in one box) holds three
+  digits: when only three may still go there they all must, and when three must go there
+  no other digit may (tdoku's triads, Dillon 2019).
 
 The search branches the way tdoku does (Dillon 2019): the band or stack whose digits have
 the fewest configurations (placements of the digit's three row/box segments that some
@@ -49,7 +54,7 @@ from csolve.kernels.abi import (
     STOPPED,
     WORK_REQUESTED,
 )
-from csolve.kernels.bits import kernel, lowbit_index
+from csolve.kernels.bits import kernel, lowbit_index, popcount
 from csolve.kernels.state import CHANGED, CONTRADICTION, NO_CHANGE
 
 WIDTH = 64  # words per band state (57 used); fits in a stack row of 81 cells
@@ -106,17 +111,46 @@ def _tables() -> tuple[np.ndarray, ...]:
                 split[js] = t
     perm_count = np.array([bin(x).count("1") for x in perm_set], np.int64)
     stack_cells = np.array([(7 | (7 << 9) | (7 << 18)) << (3 * st) for st in range(3)], np.int64)
+    row_box_cells = np.zeros(512, np.int64)  # 3x3 row/box occupancy -> cells of those rows, boxes
+    for occ in range(512):
+        for t in range(9):
+            if (occ >> t) & 1:
+                row_box_cells[occ] |= (511 << (9 * (t // 3))) | box[t % 3]
+    # row segments (bit 3 * row + box) -> their cells; -> the other segments of their rows
+    # and boxes; columns (9 bits) -> the other cells of their boxes
+    segment_cells = np.zeros(512, np.int64)
+    cross_out = np.zeros(512, np.int64)
+    box_beside_columns = np.zeros(512, np.int64)
+    for x in range(512):
+        for t in range(9):
+            if (x >> t) & 1:
+                r, k = divmod(t, 3)
+                segment_cells[x] |= 7 << (9 * r + 3 * k)
+                cross_out[x] |= ((7 << (3 * r)) | (73 << k)) & ~(1 << t)
+                box_beside_columns[x] |= box[t // 3] & ~column[t]
+    fixed_rows = np.zeros(512, np.int64)  # 3x3 occupancy -> its bits alone in their row
+    for x in range(512):
+        for r in range(3):
+            if bin((x >> (3 * r)) & 7).count("1") == 1:
+                fixed_rows[x] |= x & (7 << (3 * r))
     return (boxes_of_row, allowed, keep, column, box, stack_allowed, perm_set, perm_count,
-            split, stack_cells)
+            split, stack_cells, row_box_cells, segment_cells, cross_out, box_beside_columns,
+            fixed_rows)
 
 
 (BOXES_OF_ROW, ALLOWED, KEEP, COLUMN, BOX, STACK_ALLOWED, PERM_SET, PERM_COUNT, SPLIT,
- STACK_CELLS) = _tables()
+ STACK_CELLS, ROW_BOX_CELLS, SEGMENT_CELLS, CROSS_OUT, BOX_BESIDE_COLUMNS,
+ FIXED_ROWS) = _tables()
 
 
 @kernel(inline="always")
 def _low(x):
     return np.int64(lowbit_index(np.uint64(x)))
+
+
+@kernel(inline="always")
+def _count(x):
+    return np.int64(popcount(np.uint64(x)))
 
 
 @kernel(inline="always")
@@ -162,15 +196,18 @@ def _place_forced(S, d, b, cells):
 
 @kernel
 def propagate_bands(S, stats):
-    """Band reasoning, then naked singles, then column singles, then the stacks, to a
-    fixpoint (each step only when the cheaper ones are stuck); False on a contradiction."""
+    """Band reasoning, then naked singles, then the stacks, then the triads, to a fixpoint
+    (each step only when the cheaper ones are stuck); False on a contradiction."""
     while True:
         stats[STAT_PASSES] += 1
         progress = False
+        todo = np.int64(0)  # the words changed since last processed, found without branches
         for i in range(27):
+            todo |= np.int64(S[i] != S[OFF_C + i]) << i
+        while todo != 0:
+            i = _low(todo)
+            todo &= todo - 1
             A = S[i]
-            if A == S[OFF_C + i]:
-                continue
             d = i // 3
             b = i - 3 * d
             occ = (BOXES_OF_ROW[A & 511] | (BOXES_OF_ROW[(A >> 9) & 511] << 3)
@@ -179,16 +216,15 @@ def propagate_bands(S, stats):
             if A == 0:
                 return False
             S[i] = A
-            forced = np.int64(0)
+            forced = np.int64(0)  # rows and boxes with one place left, without branches
             for r in range(3):
                 x = (A >> (9 * r)) & 511
-                if _single(x):
-                    forced |= x << (9 * r)
+                forced |= -np.int64((x & (x - 1)) == 0) & (x << (9 * r))
             for k in range(3):
                 x = A & BOX[k]
-                if _single(x):
-                    forced |= x
-            if not _place_forced(S, d, b, forced & S[OFF_U + b]):
+                forced |= -np.int64((x & (x - 1)) == 0) & x
+            forced &= S[OFF_U + b]
+            if forced != 0 and not _place_forced(S, d, b, forced):
                 return False
             S[OFF_C + i] = S[i]
             progress = True
@@ -221,36 +257,15 @@ def propagate_bands(S, stats):
                 progress = True
         if progress:
             continue
-        for d in range(9):  # column singles: one place left in a column across the bands
-            c0 = _columns(S[d * 3])
-            c1 = _columns(S[d * 3 + 1])
-            c2 = _columns(S[d * 3 + 2])
-            if (c0 | c1 | c2) != 511:
-                return False
-            for b in range(3):
-                a = S[d * 3 + b]
-                r0 = a & 511
-                r1 = (a >> 9) & 511
-                r2 = (a >> 18) & 511
-                once = (r0 | r1 | r2) & ~((r0 & r1) | (r0 & r2) | (r1 & r2))
-                if b == 0:
-                    once &= ~(c1 | c2)
-                elif b == 1:
-                    once &= ~(c0 | c2)
-                else:
-                    once &= ~(c0 | c1)
-                f = ((r0 & once) | ((r1 & once) << 9) | ((r2 & once) << 18)) & S[OFF_U + b]
-                if f != 0:
-                    if not _place_forced(S, d, b, f):
-                        return False
-                    progress = True
-        if progress:
-            continue
         r = stack_locked(S)
         if r == CONTRADICTION:
             return False
         if r == NO_CHANGE:
-            return True
+            r = triads(S)
+            if r == CONTRADICTION:
+                return False
+            if r == NO_CHANGE:
+                return True
 
 
 @kernel
@@ -286,6 +301,66 @@ def stack_locked(S):
             S[d * 3] = a0 & (k0 | (k0 << 9) | (k0 << 18))
             S[d * 3 + 1] = a1 & (k1 | (k1 << 9) | (k1 << 18))
             S[d * 3 + 2] = a2 & (k2 | (k2 << 9) | (k2 << 18))
+            changed = CHANGED
+    return changed
+
+
+@kernel
+def triads(S):
+    """Row and column segments (the three cells of a row, or of a column, in one box) hold
+    three digits each. Where only three digits may still go in a segment, each of them goes
+    there, leaving the rest of the segment's row and box (or column and box); where three
+    digits must go in a segment (every configuration of theirs uses it), every other digit
+    leaves it. Fewer than three, or more than three, is a contradiction. Counted per band
+    over the digits, bit-sliced, on one word per digit: bits ``3 * row + box`` for the row
+    segments, ``9 + column`` for the column segments. Runs only when nothing cheaper
+    applies (the state is consistent with the band and stack permutations). Returns
+    CONTRADICTION, NO_CHANGE or CHANGED."""
+    changed = NO_CHANGE
+    for b in range(3):
+        n1 = n2 = n3 = n4 = np.int64(0)
+        m1 = m2 = m3 = m4 = np.int64(0)
+        for d in range(9):
+            a = S[d * 3 + b]
+            occ = _band_occ(a)
+            cols = _columns(a)
+            w = occ | (cols << 9)
+            n4 |= n3 & w
+            n3 |= n2 & w
+            n2 |= n1 & w
+            n1 |= w
+            f = FIXED_ROWS[occ] | (FIXED_ROWS[cols] << 9)
+            m4 |= m3 & f
+            m3 |= m2 & f
+            m2 |= m1 & f
+            m1 |= f
+        if n3 != (1 << 18) - 1 or m4 != 0:
+            return CONTRADICTION
+        u = S[OFF_U + b]  # only segments with an open cell: the others are settled
+        open_ = _band_occ(u) | (_columns(u) << 9)
+        three = n3 & ~n4 & open_
+        must = m3 & open_
+        if three | must == 0:
+            continue
+        diff = np.int64(0)
+        for d in range(9):  # without a branch per digit: most digits change nothing
+            a = S[d * 3 + b]
+            occ = _band_occ(a)
+            cols = _columns(a)
+            x = occ & three
+            y = cols & (three >> 9)
+            gone = (occ | (cols << 9)) & must & ~(FIXED_ROWS[occ] | (FIXED_ROWS[cols] << 9))
+            g = gone >> 9
+            new = (a & SEGMENT_CELLS[occ & ~CROSS_OUT[x & 511]] & ~BOX_BESIDE_COLUMNS[y]
+                   & ~SEGMENT_CELLS[gone & 511] & ~(g | (g << 9) | (g << 18)))
+            S[d * 3 + b] = new
+            diff |= a ^ new
+            other = y | (y << 9) | (y << 18)
+            for e in range(3):
+                if e != b:
+                    diff |= S[d * 3 + e] & other
+                    S[d * 3 + e] &= ~other
+        if diff != 0:
             changed = CHANGED
     return changed
 
@@ -415,34 +490,64 @@ def segment_branch(S, unit, d, t, inside):
 @kernel
 def load(S, cells):
     """Band state from 81 cell masks (row-major), cells with one candidate placed;
-    everything is (re)processed."""
+    everything is (re)processed.
+
+    Built in bulk rather than one placement at a time: the singles of each digit go into
+    its words first, then each digit keeps, of the cells open to it, those outside the rows,
+    boxes and columns of its singles. Two singles of a digit that see each other leave the
+    state contradicted (one of its words empty).
+    """
     for i in range(27):
-        S[OFF_C + i] = -1
+        S[i] = 0  # the singles of each digit
+        S[OFF_C + i] = 0  # cells open to some digits only: their candidates
+    odd = False
     for b in range(3):
         full = np.int64(0)  # cells open to every digit, the common case
-        for d in range(9):
-            S[d * 3 + b] = 0
+        placed = np.int64(0)
         for pos in range(27):
-            m = cells[b * 27 + pos]
-            if m == 511:
-                full |= np.int64(1) << pos
-                continue
-            while m != 0:
-                d = _low(m)
-                m &= m - np.uint64(1)
-                S[d * 3 + b] |= np.int64(1) << pos
-        for d in range(9):
-            S[d * 3 + b] |= full
-        S[OFF_U + b] = ALL27
-    for b in range(3):
-        for pos in range(27):
-            m = cells[b * 27 + pos]
-            if m != 0 and (m & (m - np.uint64(1))) == 0:
-                d = _low(m)
-                # a single that an earlier one took away stays open and empty: propagation
-                # finds the contradiction
-                if (S[d * 3 + b] >> pos) & 1 and (S[OFF_U + b] >> pos) & 1:
-                    place(S, d, b, pos)
+            m = np.int64(cells[b * 27 + pos])
+            single = np.int64((m & (m - 1)) == 0) & np.int64(m != 0)
+            full |= np.int64(m == 511) << pos
+            placed |= single << pos
+            # without a branch per cell: an open cell adds nothing to digit 0's word
+            S[_low(m | 512) * 3 + b] |= single << pos
+            odd |= (m != 511) & (single == 0)
+        S[OFF_U + b] = ALL27 & ~placed
+        S[USED + b] = full  # scratch, past the words a node keeps
+    if odd:  # cells open to some digits (a node handed over by another search): bit by bit
+        for b in range(3):
+            for pos in range(27):
+                m = np.int64(cells[b * 27 + pos])
+                if m == 511 or (m & (m - 1)) == 0:
+                    continue
+                while m != 0:
+                    d = _low(m)
+                    m &= m - 1
+                    S[OFF_C + d * 3 + b] |= np.int64(1) << pos
+    ok = True
+    for d in range(9):
+        g0 = S[d * 3]
+        g1 = S[d * 3 + 1]
+        g2 = S[d * 3 + 2]
+        cols = _columns(g0) | _columns(g1) | _columns(g2)
+        n = _count(g0) + _count(g1) + _count(g2)
+        if _count(cols) != n:
+            ok = False  # two singles of d in one column
+        spread = cols | (cols << 9) | (cols << 18)
+        for b in range(3):
+            g = S[d * 3 + b]
+            occ = _band_occ(g)
+            k = _count(g)
+            rows = np.int64(occ & 7 != 0) + np.int64(occ & 56 != 0) + np.int64(occ & 448 != 0)
+            boxes = np.int64(occ & 73 != 0) + np.int64(occ & 146 != 0) + np.int64(occ & 292 != 0)
+            if rows != k or boxes != k:
+                ok = False  # two singles of d in one row or box
+            open_ = S[USED + b] | S[OFF_C + d * 3 + b]
+            S[d * 3 + b] = g | (open_ & ~(ROW_BOX_CELLS[occ] | spread))
+    for i in range(27):
+        S[OFF_C + i] = -1
+    if not ok:
+        S[0] = 0
 
 
 @kernel

@@ -1,0 +1,99 @@
+"""The 9x9 bitboard engine's own steps, against plain cell-by-cell definitions.
+
+Loading builds a band state in bulk; it must equal placing the singles one by one (every
+other cell loses the values of the singles it sees), and singles that see each other must
+leave a contradiction, never a state that looks solved.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from csolve_sudoku import bands
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+GRID = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+
+
+def _peers(c: int) -> set[int]:
+    r, k = divmod(c, 9)
+    return {x for x in range(81) if x != c and (
+        x // 9 == r or x % 9 == k or (x // 27 == r // 3 and (x % 9) // 3 == k // 3))}
+
+
+PEERS = [_peers(c) for c in range(81)]
+
+
+def reference_load(cells: np.ndarray) -> np.ndarray:
+    """Each single kept; every other cell without the values of the singles it sees."""
+    out = cells.copy()
+    for c in range(81):
+        m = int(cells[c])
+        if m and m & (m - 1) == 0:
+            for x in PEERS[c]:
+                if not (int(cells[x]) and int(cells[x]) & (int(cells[x]) - 1) == 0):
+                    out[x] &= np.uint64(~m & 511)
+    return out
+
+
+def loaded(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    state = np.zeros(bands.WIDTH, np.int64)
+    bands.load(state, cells)
+    back = np.zeros(81, np.uint64)
+    bands.store(state, back)
+    return state, back
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(0, 81), st.integers(0, 30))
+def test_bulk_load_equals_placing_singles_one_by_one(seed, keep, odd):
+    rng = np.random.default_rng(seed)
+    cells = np.full(81, 511, np.uint64)
+    for c in rng.permutation(81)[:keep]:
+        cells[c] = 1 << (int(GRID[c]) - 1)
+    for c in rng.permutation(81)[:odd]:  # cells open to some values (a handed-over node)
+        m = int(rng.integers(0, 511))
+        if cells[c] == 511 and (m == 0 or m & (m - 1)):  # no new single: they could clash
+            cells[c] = m
+    state, back = loaded(cells)
+    assert np.array_equal(back, reference_load(cells))
+    for b in range(3):  # the open cells: exactly those that are no single
+        open_ = [m == 0 or int(m) & (int(m) - 1) != 0 for m in cells[27 * b:27 * b + 27]]
+        assert state[bands.OFF_U + b] == sum(1 << p for p, o in enumerate(open_) if o)
+
+
+@pytest.mark.parametrize("a,b", [(0, 8), (0, 72), (0, 20), (40, 41), (3, 57)])
+def test_singles_that_see_each_other_contradict(a, b):
+    cells = np.full(81, 511, np.uint64)
+    cells[a] = cells[b] = 1 << 4
+    state, _ = loaded(cells)
+    assert not bands.propagate_bands(state, np.zeros(8, np.int64))
+
+
+def test_a_full_grid_loads_solved_and_one_wrong_digit_contradicts():
+    cells = np.array([1 << (int(v) - 1) for v in GRID], np.uint64)
+    state, back = loaded(cells)
+    assert np.array_equal(back, cells)
+    assert bands.propagate_bands(state, np.zeros(8, np.int64))
+    cells[0], cells[1] = cells[1], cells[0]  # two digits swapped within a row: columns clash
+    state, _ = loaded(cells)
+    assert not bands.propagate_bands(state, np.zeros(8, np.int64))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(0, 40))
+def test_propagation_keeps_every_digit_of_the_solution(seed, keep):
+    """Every rule (band and stack permutations, singles, triads) only takes out candidates
+    no solution uses: the known solution of a partial grid survives propagation whole."""
+    rng = np.random.default_rng(seed)
+    cells = np.full(81, 511, np.uint64)
+    for c in rng.permutation(81)[:keep]:
+        cells[c] = 1 << (int(GRID[c]) - 1)
+    state, _ = loaded(cells)
+    assert bands.propagate_bands(state, np.zeros(8, np.int64))
+    assert bands.triads(state) != bands.CONTRADICTION
+    back = np.zeros(81, np.uint64)
+    bands.store(state, back)
+    for c in range(81):
+        assert int(back[c]) >> (int(GRID[c]) - 1) & 1, c
