@@ -12,7 +12,7 @@ from functools import cache
 
 import numpy as np
 
-from .formats import _alphabet, _lookup
+from .formats import Alphabet, _alphabet, _lookup
 from .grid import VALUE
 
 #: sizes whose symbols (digits) do not depend on what a line holds
@@ -24,10 +24,10 @@ def read_lines(text: str) -> tuple[Sequence[int], np.ndarray, dict] | None:
     ``text`` is a puzzle of one simple size in plain symbols; None otherwise."""
     bare = _bare_lines(text)
     if bare is not None:
-        first, rows = bare
-        found = _values(rows)
+        first, data, start, width = bare
+        found = _values(data, start, width, width + 1)
         if found is not None:
-            return range(first, first + len(rows)), *found
+            return range(first, first + len(found[0])), *found
     stripped = [raw.strip() for raw in text.splitlines()]
     numbers = [i for i, line in enumerate(stripped, 1) if line and line[0] != "#"]
     if not numbers:
@@ -40,17 +40,18 @@ def read_lines(text: str) -> tuple[Sequence[int], np.ndarray, dict] | None:
     if width not in SIMPLE_SIZES:
         return None
     try:
-        raw_bytes = "".join(lines).encode("ascii")
+        data = "".join(lines).encode("ascii")
     except UnicodeEncodeError:
         return None
-    found = _values(np.frombuffer(raw_bytes, np.uint8).reshape(len(lines), width))
+    found = _values(data, 0, width, width)
     return None if found is None else (numbers, *found)
 
 
-def _bare_lines(text: str) -> tuple[int, np.ndarray] | None:
-    """(the first puzzle's line number, each puzzle line as a row of bytes), read without a
-    step per line, when the lines after the leading comments are each one simple width with
-    nothing else (no blank line, comment or ``\\r``); None otherwise."""
+def _bare_lines(text: str) -> tuple[int, bytes, int, int] | None:
+    """(the first puzzle's line number, the text as bytes, where that puzzle starts, the
+    width) when the lines after the leading comments are each one simple width with nothing
+    else (no blank line, comment or ``\\r``), so that they are read without a step per line;
+    None otherwise."""
     start = skipped = 0
     while text.startswith("#", start):  # a header
         start = text.find("\n", start) + 1
@@ -60,27 +61,35 @@ def _bare_lines(text: str) -> tuple[int, np.ndarray] | None:
     width = text.find("\n", start) - start
     if width not in SIMPLE_SIZES:
         return None
-    body = text[start:] if text.endswith("\n") else text[start:] + "\n"
-    if len(body) % (width + 1):
-        return None
     try:
-        raw = np.frombuffer(body.encode("ascii"), np.uint8).reshape(-1, width + 1)
+        data = text.encode("ascii")
     except UnicodeEncodeError:
         return None
-    if not (raw[:, width] == ord("\n")).all():
+    if not data.endswith(b"\n"):
+        data += b"\n"
+    if (len(data) - start) % (width + 1):
         return None
-    return skipped + 1, raw[:, :width]
+    ends = np.frombuffer(data, np.uint8)[start + width::width + 1]
+    return (skipped + 1, data, start, width) if (ends == ord("\n")).all() else None
 
 
-def _values(rows: np.ndarray) -> tuple[np.ndarray, dict] | None:
-    """Rows of symbol bytes as values (0 blank) and meta; None when a byte is not a symbol."""
-    width = rows.shape[1]
+def _values(data: bytes, start: int, width: int, stride: int) -> tuple[np.ndarray, dict] | None:
+    """The values (0 blank) of the puzzle lines in ``data``, ``width`` symbols each, one every
+    ``stride`` bytes from ``start``, and their meta; None when a byte is not a symbol."""
     n = SIMPLE_SIZES[width]
-    alpha = _alphabet(n, rows[0].tobytes().decode("ascii"))
-    codes = _lookup(alpha)[rows]
-    if codes.min() < 0 or codes.max() > n:
+    alpha = _alphabet(n, data[start:start + width].decode("ascii"))
+    codes = np.frombuffer(data.translate(_value_bytes(alpha)), VALUE)[start:]
+    rows = np.ascontiguousarray(codes.reshape(-1, stride)[:, :width])
+    if rows.min() < 0 or rows.max() > n:
         return None
-    return codes.astype(VALUE), {"n": n, "format": "line", "alphabet": alpha}
+    return rows, {"n": n, "format": "line", "alphabet": alpha}
+
+
+@cache
+def _value_bytes(alpha: Alphabet) -> bytes:
+    """:func:`_lookup` as a ``bytes.translate`` table: each symbol's value as a byte, -1
+    (255) for a byte that is no symbol."""
+    return _lookup(alpha).astype(VALUE).tobytes()
 
 
 def as_rows(grids: Sequence[np.ndarray]) -> np.ndarray:

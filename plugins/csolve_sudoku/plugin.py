@@ -106,6 +106,19 @@ def _givens(puzzles: Sequence[Puzzle], n: int) -> np.ndarray:
     return flat.reshape(len(puzzles), n * n)
 
 
+#: the largest size decoded through a table of every mask (2**16 bytes)
+_TABLE_SIZE = 16
+
+
+@cache
+def _single_values(n: int) -> np.ndarray:
+    """Per candidate mask of an n-value cell: its value when it holds one, else 0."""
+    table = np.zeros(1 << n, dtype=VALUE)
+    for v in range(1, n + 1):
+        table[1 << (v - 1)] = v
+    return table
+
+
 def _one_size(puzzles: Sequence[Puzzle]) -> int | None:
     """The size every puzzle has; None when they differ (or there are none)."""
     if isinstance(puzzles, PuzzleBatch):
@@ -229,6 +242,9 @@ class Sudoku(PuzzleType):
 
     def decode(self, puzzle: Puzzle, masks: np.ndarray) -> np.ndarray:
         masks = np.ascontiguousarray(masks, dtype=np.uint64)
+        n = puzzle.meta["n"]
+        if n <= _TABLE_SIZE:  # one lookup per cell: masks of n values are below 2**n
+            return np.take(_single_values(n), masks.view(np.int64))
         out = np.empty(masks.shape, dtype=VALUE)
         flat, values = masks.reshape(-1), out.reshape(-1)
         step = _CHUNK * (masks.shape[-1] if masks.ndim else 1)
