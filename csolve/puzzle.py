@@ -88,6 +88,34 @@ class PuzzleBatch(Sequence[Puzzle]):
 
 
 
+
+class TextLines(Sequence[str]):
+    """Lines of one width kept as one text, each followed by a newline: what
+    :meth:`PuzzleType.format_line_many` may return for many puzzles, so that output writes
+    the text whole rather than a string per line."""
+
+    __slots__ = ("text", "width")
+
+    def __init__(self, text: str, width: int) -> None:
+        if width < 0 or len(text) % (width + 1):
+            raise ValueError(f"text of {len(text)} characters is no lines of width {width}")
+        self.text, self.width = text, width
+
+    def __len__(self) -> int:
+        return len(self.text) // (self.width + 1)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        k = operator.index(i)
+        if k < 0:
+            k += len(self)
+        if not 0 <= k < len(self):
+            raise IndexError("line index out of range")
+        a = k * (self.width + 1)
+        return self.text[a:a + self.width]
+
+
 def positions(puzzles: Sequence[Puzzle]) -> tuple[Sequence[int], Sequence[int]]:
     """Each puzzle's index and line (a batch's without making its Puzzle objects)."""
     if isinstance(puzzles, PuzzleBatch):
@@ -202,8 +230,9 @@ class PuzzleType:
         raise NotImplementedError
 
     def format_line_many(self, puzzles: Sequence[Puzzle], solutions: Sequence[Any]
-                         ) -> list[str]:
-        """:meth:`format_line` for many solved puzzles at once (bulk output)."""
+                         ) -> Sequence[str]:
+        """:meth:`format_line` for many solved puzzles at once (bulk output): a list, or a
+        :class:`TextLines` when every line has one width."""
         return [self.format_line(p, s) for p, s in zip(puzzles, solutions, strict=True)]
 
     def format_grid(self, puzzle: Puzzle, solution: Any | None) -> str:

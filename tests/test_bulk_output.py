@@ -240,3 +240,21 @@ def test_a_batch_of_puzzles_acts_as_a_list_of_them(sudoku):
     results = __import__("csolve").solve("sudoku", batch[:2])
     for p, r in zip(batch[:2], results, strict=True):
         assert r.puzzle is p and sudoku.validate(p, r.solution) == []
+
+
+def test_lines_kept_as_one_text_act_as_a_list_of_them(sudoku):
+    from csolve.puzzle import TextLines
+
+    lines = TextLines("ab\ncd\nef\n", 2)
+    assert len(lines) == 3 and list(lines) == ["ab", "cd", "ef"]
+    assert lines[-1] == "ef" and lines[np.int64(1)] == "cd" and lines[1:] == ["cd", "ef"]
+    with pytest.raises(IndexError):
+        lines[3]
+    with pytest.raises(ValueError):
+        TextLines("ab\ncde\n", 2)
+    batch = sudoku.parse("\n".join(_nine_lines()) + "\n", "f.txt")
+    results = __import__("csolve").solve("sudoku", batch)
+    written = sudoku.format_line_many(batch, np.stack([r.solution for r in results]))
+    assert isinstance(written, TextLines)
+    assert list(written) == [sudoku.format_line(p, r.solution) for p, r in zip(batch, results,
+                                                                              strict=True)]

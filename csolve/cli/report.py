@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from csolve.cli.common import Output
 from csolve.errors import ExitCode
 from csolve.outcome import STATS_FIELDS, Result, ResultBlock, Status
-from csolve.puzzle import Puzzle, PuzzleType, positions
+from csolve.puzzle import Puzzle, PuzzleType, TextLines, positions
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -143,6 +143,8 @@ class Reporter:
         if self.streamed:
             return ""
         text = self._solution_texts(block, self.ptype.format_line_many)
+        if isinstance(text, TextLines):
+            return text.text
         if None not in text:
             return "\n".join(text) + "\n" if text else ""
         return "".join(
@@ -151,8 +153,8 @@ class Reporter:
             for line, p, status in zip(text, block.puzzles, block.statuses, strict=True))
 
     def _solution_texts(self, block: ResultBlock,
-                        many: Callable[[Sequence[Puzzle], Sequence[Any]], list[str]]
-                        ) -> list[str | None]:
+                        many: Callable[[Sequence[Puzzle], Sequence[Any]], Sequence[str]]
+                        ) -> Sequence[str | None]:
         """Each puzzle's first solution written by ``many`` in one call, None where none
         (or where --all already printed them)."""
         keep, sols = block.solved()

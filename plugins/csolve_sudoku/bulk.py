@@ -12,6 +12,8 @@ from functools import cache
 
 import numpy as np
 
+from csolve.puzzle import TextLines
+
 from .formats import Alphabet, _alphabet, _lookup
 from .grid import VALUE
 
@@ -97,18 +99,33 @@ def as_rows(grids: Sequence[np.ndarray]) -> np.ndarray:
     return grids if isinstance(grids, np.ndarray) else np.stack(grids)
 
 
-def write_lines(grids: Sequence[np.ndarray], meta: dict) -> list[str] | None:
-    """The grids (values 0..n, 0 blank) as lines in ``meta``'s alphabet; None when the
-    alphabet cannot be written this way."""
+def write_lines(grids: Sequence[np.ndarray], meta: dict) -> TextLines | None:
+    """The grids (values 0..n, 0 blank) as lines in ``meta``'s alphabet, one text; None when
+    the alphabet cannot be written this way."""
     alpha = meta.get("alphabet")
     if alpha is None or not len(grids):
         return None
-    symbols = (alpha.blanks[0] + alpha.symbols).encode("ascii")
-    table = np.frombuffer(symbols, np.uint8)
     values = as_rows(grids)
-    width = values.shape[1]
-    text = table[values].tobytes().decode("ascii")
-    return [text[i: i + width] for i in range(0, len(text), width)]
+    count, width = values.shape
+    text = np.empty((count, width + 1), np.uint8)
+    text[:, :width] = values
+    text[:, width] = _NEWLINE
+    return TextLines(text.tobytes().translate(_symbol_bytes(alpha)).decode("ascii"), width)
+
+
+#: the byte that stands for the end of a line before the symbols are written (no value)
+_NEWLINE = 255
+
+
+@cache
+def _symbol_bytes(alpha: Alphabet) -> bytes:
+    """A ``bytes.translate`` table from values (0: a blank) to ``alpha``'s symbols, and
+    from :data:`_NEWLINE` to a newline."""
+    table = bytearray(256)
+    for v, symbol in enumerate(alpha.blanks[0] + alpha.symbols):
+        table[v] = ord(symbol)
+    table[_NEWLINE] = ord("\n")
+    return bytes(table)
 
 
 def json_grids(grids: Sequence[np.ndarray], n: int) -> list[str] | None:

@@ -304,7 +304,7 @@ class Sudoku(PuzzleType):
         return formats.format_line(puzzle.data if solution is None else solution, puzzle.meta)
 
     def format_line_many(self, puzzles: Sequence[Puzzle], solutions: Sequence[np.ndarray]
-                         ) -> list[str]:
+                         ) -> Sequence[str]:
         if isinstance(puzzles, PuzzleBatch):
             lines = write_lines(solutions, puzzles.meta)
             if lines is not None:
