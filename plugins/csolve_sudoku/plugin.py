@@ -236,8 +236,10 @@ class Sudoku(PuzzleType):
             base = sudoku_model(n, tuple(rules or self.default_rules), _engine(n, rules), box)
             inits = np.empty((stop - start, n * n), dtype=np.uint64)
             for a, b in _chunks(stop - start):
+                # values are 0..n (parse checks them), so "clip" changes none; the default
+                # "raise" would fill a scratch copy of the output first
                 np.take(_given_masks(n), _givens(puzzles[start + a:start + b], n),
-                        out=inits[a:b])
+                        out=inits[a:b], mode="clip")
             yield start, stop, base, inits
 
     def decode(self, puzzle: Puzzle, masks: np.ndarray) -> np.ndarray:
