@@ -81,7 +81,7 @@ def _values(data: bytes, start: int, width: int, stride: int) -> tuple[np.ndarra
     n = SIMPLE_SIZES[width]
     alpha = _alphabet(n, data[start:start + width].decode("ascii"))
     codes = np.frombuffer(data.translate(_value_bytes(alpha)), VALUE)[start:]
-    rows = np.ascontiguousarray(codes.reshape(-1, stride)[:, :width])
+    rows = codes.reshape(-1, stride)[:, :width]  # each row contiguous, the newlines between
     if rows.min() < 0 or rows.max() > n:
         return None
     return rows, {"n": n, "format": "line", "alphabet": alpha}

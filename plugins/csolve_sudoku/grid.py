@@ -98,6 +98,16 @@ def _powers(n: int) -> np.ndarray:
     return np.array([0] + [1 << v for v in range(n)], dtype=np.uint64)
 
 
+def _powers_of(cells: np.ndarray, n: int) -> np.ndarray:
+    """2**(v-1) for each value v of ``cells`` (bytes), 0 for a blank, in the narrowest type
+    that holds them: a 9x9 batch's scratch is then a quarter of 64-bit words' (sums are
+    taken in 64 bits whatever the type)."""
+    if n >= 32:
+        return np.take(_powers(n), cells)
+    kind = np.uint16 if n < 16 else np.uint32
+    return np.left_shift(kind(1), cells, dtype=kind) >> kind(1)
+
+
 #: largest size whose unit sums of 2**(v-1) cannot overflow 64 bits (n * 2**(n-1) < 2**64)
 _EXACT_SIZE = 58
 
@@ -129,7 +139,7 @@ def repeats_many(grids: np.ndarray, n: int, box: Box | None = None) -> np.ndarra
             out |= ((s[..., 1:] == s[..., :-1]) & (s[..., 1:] != 0)).any(axis=(1, 2))
         return out
     cells = _cell_major(grids)
-    bits = np.bitwise_count(_unit_sums(np.take(_powers(n), cells), n, box))
+    bits = np.bitwise_count(_unit_sums(_powers_of(cells, n), n, box))
     filled = _unit_sums((cells > 0).astype(np.uint8), n, box)
     return (bits != filled).any(axis=0)
 
@@ -144,7 +154,7 @@ def complete_many(grids: np.ndarray, n: int, box: Box | None = None) -> np.ndarr
             np.clip(grids, 0, n), n, box)
     if n > _EXACT_SIZE:
         return _complete_sorted(grids, n, box)
-    sums = _unit_sums(np.take(_powers(n), _cell_major(grids)), n, box)
+    sums = _unit_sums(_powers_of(_cell_major(grids), n), n, box)
     return (sums == np.uint64((1 << n) - 1)).all(axis=0)
 
 
