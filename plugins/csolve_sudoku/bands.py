@@ -195,7 +195,7 @@ def _place_forced(S, d, b, cells):
 
 
 @kernel
-def propagate_bands(S, stats):
+def propagate_bands(S, stats, triad_moves):
     """Band reasoning, then naked singles, then the stacks, then the triads, to a fixpoint
     (each step only when the cheaper ones are stuck); False on a contradiction."""
     while True:
@@ -261,11 +261,23 @@ def propagate_bands(S, stats):
         if r == CONTRADICTION:
             return False
         if r == NO_CHANGE:
-            r = triads(S)
+            if not triad_moves and _open_cells(S) <= SPARSE:
+                return True
+            r = triads(S, triad_moves)
             if r == CONTRADICTION:
                 return False
             if r == NO_CHANGE:
                 return True
+
+
+#: open cells above which a count checks the triads (below, dead ends show soon enough)
+SPARSE = 50
+
+
+@kernel(inline="always")
+def _open_cells(S):
+    return (popcount(np.uint64(S[OFF_U])) + popcount(np.uint64(S[OFF_U + 1]))
+            + popcount(np.uint64(S[OFF_U + 2])))
 
 
 @kernel
@@ -306,7 +318,7 @@ def stack_locked(S):
 
 
 @kernel
-def triads(S):
+def triads(S, moves):
     """Row and column segments (the three cells of a row, or of a column, in one box) hold
     three digits each. Where only three digits may still go in a segment, each of them goes
     there, leaving the rest of the segment's row and box (or column and box); where three
@@ -336,6 +348,8 @@ def triads(S):
             m1 |= f
         if n3 != (1 << 18) - 1 or m4 != 0:
             return CONTRADICTION
+        if not moves:
+            continue
         u = S[OFF_U + b]  # only segments with an open cell: the others are settled
         open_ = _band_occ(u) | (_columns(u) << 9)
         three = n3 & ~n4 & open_
@@ -618,7 +632,7 @@ def search(m, ws, stack, dirty, sp, ctrl, limit, stream, max_nodes, sols, nsol, 
             live = True
         nodes += 1
         stats[STAT_NODES] += 1
-        if not propagate_bands(cur, stats):
+        if not propagate_bands(cur, stats, 0 < limit <= 2):
             live = False
             stats[STAT_BACKTRACKS] += 1
             continue
