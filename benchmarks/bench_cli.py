@@ -14,10 +14,10 @@ from source on every run. ``--no-bytecode`` skips that (and measures whatever is
 
 The "whole file" rows (public sets from ../shared/data, skipped when absent) put the
 command's marginal cost per puzzle - (time for the file - time for its first puzzle alone)
-/ (puzzles - 1), medians - next to the batch kernel's own mean time per puzzle, measured in
-this process in the same run: their ratio is what the layers between the kernel and the
-user cost. Each is measured twice: in wall seconds, and in the CPU seconds the program used
-(all threads), which a busy machine bends far less.
+/ (puzzles - 1), medians, the two commands' runs taking turns - next to the batch kernel's
+own mean time per puzzle, measured in this process in the same run: their ratio is what the
+layers between the kernel and the user cost. Each is measured twice: in wall seconds, and in
+the CPU seconds the program used (all threads), which a busy machine bends far less.
 """
 
 from __future__ import annotations
@@ -71,16 +71,25 @@ def cache_bytecode() -> list[str]:
 
 def timed(cmd: list[str], runs: int) -> tuple[list[float], list[float]]:
     """Wall and CPU (user + system) seconds of ``runs`` runs, after one unmeasured run."""
-    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    walls, cpus = [], []
-    for _ in range(runs):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        t0 = time.perf_counter()
+    return timed_together([cmd], runs)[0]
+
+
+def timed_together(cmds: list[list[str]], runs: int) -> list[tuple[list[float], list[float]]]:
+    """:func:`timed` for several commands whose runs take turns, so that a machine that
+    drifts (load, caches, memory) bends each alike and their differences hold."""
+    for cmd in cmds:
         subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-        walls.append(time.perf_counter() - t0)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
-    return walls, cpus
+    out: list[tuple[list[float], list[float]]] = [([], []) for _ in cmds]
+    for _ in range(runs):
+        for cmd, (walls, cpus) in zip(cmds, out, strict=True):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            t0 = time.perf_counter()
+            subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           check=False)
+            walls.append(time.perf_counter() - t0)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return out
 
 
 def wall(cmd: list[str], runs: int) -> list[float]:
@@ -126,8 +135,7 @@ def whole_files(csolve: list[str], runs: int, tmp: Path) -> list[dict]:
         first = tmp / f"first-{name}"
         first.write_text(lines[0] + "\n")
         cmd = [*csolve, "solve", "sudoku", "--output", output]
-        whole = timed([*cmd, str(path)], runs)
-        alone = timed([*cmd, str(first)], runs)
+        whole, alone = timed_together([[*cmd, str(path)], [*cmd, str(first)]], runs)
         kernel, kernel_cpu = (t / len(lines) for t in kernel_seconds(path, runs))
         row = {"case": f"whole file: {name} --output {output}", "puzzles": len(lines)}
         for label, i, k in (("", 0, kernel), ("cpu_", 1, kernel_cpu)):

@@ -213,11 +213,15 @@ class ResultBlock(Sequence[Result]):
             code, facts = divmod(key, 8)
             end = End.from_code(code)
             pairs.append((end, Status.decide(end, facts // 2, bool(facts % 2))))
-        which_list = which.tolist()
-        ends = [pairs[i][0] for i in which_list]
-        statuses = [pairs[i][1] for i in which_list]
+        if len(pairs) == 1:  # the common case: every puzzle ended alike
+            ends, statuses = [pairs[0][0]] * len(count_list), [pairs[0][1]] * len(count_list)
+        else:
+            which_list = which.tolist()
+            ends = [pairs[i][0] for i in which_list]
+            statuses = [pairs[i][1] for i in which_list]
         block = cls(puzzle_type, puzzles, statuses=statuses, counts=count_list,
-                    exact=[e is End.EXHAUSTED for e in ends],
+                    exact=([ends[0] is End.EXHAUSTED] * len(ends) if len(pairs) == 1
+                           else [e is End.EXHAUSTED for e in ends]),
                     first_solutions=None if all_solved else list(first_solutions), ends=ends,
                     engine=engine,
                     backend=backend, counters=counters, seconds=seconds)

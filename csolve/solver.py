@@ -233,7 +233,7 @@ class _Run:
             counters=stats[:, :len(STATS_FIELDS)], seconds=seconds, first_solutions=first,
             limit=opts.limit, engine=model.engine or GENERIC, backend=self.backend.name,
             all_solved=all_solved)
-        given_up = [k for k, end in enumerate(results.ends) if end is End.GAVE_UP]
+        given_up = np.flatnonzero(reason == abi.GAVE_UP).tolist()
         return results, given_up
 
     def _search(self, puzzle: Puzzle, model: Model, timeout: float | None, node_budget: int,
