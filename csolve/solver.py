@@ -314,10 +314,11 @@ def _apportion(wall: float, cycles: np.ndarray, threads: int) -> np.ndarray:
 
 def _fallback(model: Model, options: SolveOptions) -> Model | None:
     """``model`` searched by the learning engine, for the puzzles its own search gives up
-    on; None when none should move: an engine was named, every solution is wanted (the
-    depth-first search enumerates best), or the learning engine cannot search the model."""
-    if (options.engine is not None or options.escalate_after <= 0 or options.limit == 0
-            or model.engine == FALLBACK_ENGINE):
+    on; None when none should move: an engine was named, every solution or more than two
+    are wanted (the depth-first search enumerates best: a puzzle with many solutions is no
+    hard one), or the learning engine cannot search the model."""
+    if (options.engine is not None or options.escalate_after <= 0
+            or not 0 < options.limit <= 2 or model.engine == FALLBACK_ENGINE):
         return None
     try:
         return with_engine(model, FALLBACK_ENGINE)

@@ -14,6 +14,8 @@ from csolve.solver import TAKEOVER_ONE_CORE, SolveOptions, Status, solve_one, so
 from .helpers import PUZZLES
 
 BUDGET = 3  # nodes: some of the generated 9x9 puzzles need more, some fewer
+#: a 9x9 with 5,925,253 solutions
+UNDER = "5..........2.95.....8....6........2.....53..1....2........3.2.4......6.5.4.2....."
 #: the parallel backends that search with the model's engine (conflict-lock does not)
 SHARING = [pytest.param(n, marks=pytest.mark.slow) if n == "ray" else n  # tests/test_ray.py
            for n in sorted(n for n, b in all_backends().items()
@@ -108,6 +110,7 @@ def test_a_handed_over_uniqueness_check_is_exact(sudoku, evil, own):
     SolveOptions(engine="sudoku9-bands", escalate_after=BUDGET),  # an engine was named
     SolveOptions(engine="dfs", escalate_after=BUDGET),
     SolveOptions(limit=0, escalate_after=BUDGET),  # count them all: depth-first stays
+    SolveOptions(limit=3, escalate_after=BUDGET),  # count up to three: depth-first stays
     SolveOptions(backend="conflict-lock", workers=2, escalate_after=BUDGET),  # no engine
 ])
 def test_no_hand_over_when_not_asked_for(sudoku, evil, own, options):
@@ -125,3 +128,13 @@ def test_cli_json_names_the_engine():
     rows = [json.loads(line) for line in r.stdout.splitlines()]
     assert rows and {row["engine"] for row in rows} == {"sudoku9-bands"}
     assert not any("took_over_from" in row for row in rows)
+
+
+def test_a_count_of_many_solutions_stays_with_depth_first_search(sudoku):
+    """Past the node budget a puzzle with many solutions is still no hard one: a count
+    beyond two solutions is not handed to the learning engine."""
+    (p,) = sudoku.parse(UNDER + "\n", "<under>")
+    r = solve_one(sudoku, p, SolveOptions(limit=50_000, escalate_after=1_000))
+    assert (r.engine, r.backend, r.count, r.took_over_from) == ("sudoku9-bands", "serial",
+                                                                50_000, "")
+    assert sudoku.validate(p, r.solutions[0]) == []
