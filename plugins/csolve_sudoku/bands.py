@@ -65,42 +65,38 @@ ALL27 = (1 << 27) - 1
 BAND_NODE = -2  # ``dirty`` value of a stack row that holds a band state
 
 
-def _permutation_cells(occ: int) -> list[tuple[int, int]]:
-    """In a 3x3 occupancy pattern (bit ``3 * r + k``), the (r, k) cells that some
-    permutation of three fully inside the pattern uses."""
-    return sorted({(r, p[r]) for p in permutations(range(3))
-                   if all((occ >> (3 * r + p[r])) & 1 for r in range(3)) for r in range(3)})
-
-
 def _tables() -> tuple[np.ndarray, ...]:
-    """Lookup tables over a band's 27 cells (bit ``9 * row + column``)."""
-    boxes_of_row = np.zeros(512, np.int64)  # 9-bit row -> 3 bits: boxes it touches
-    for x in range(512):
-        boxes_of_row[x] = sum(1 << k for k in range(3) if (x >> (3 * k)) & 7)
-    # 3x3 row/box occupancy of a band -> the band's cells some permutation uses; and the same
-    # argument across a stack: 3x3 band/column occupancy -> the 9 bits some permutation uses
-    allowed = np.zeros(512, np.int64)
-    stack_allowed = np.zeros(512, np.int64)
-    for occ in range(512):
-        for r, k in _permutation_cells(occ):
-            allowed[occ] |= 7 << (9 * r + 3 * k)
-            stack_allowed[occ] |= 1 << (3 * r + k)
-    keep = np.zeros(27, np.int64)  # placing at pos: cells of the band that stay possible
+    """Lookup tables over a band's 27 cells (bit ``9 * row + column``), worked out in Python
+    integers (each program start pays for them) and stored as arrays."""
+    def table(values) -> np.ndarray:
+        return np.array(list(values), np.int64)
+
+    patterns = range(512)
+    # 9-bit row -> 3 bits: boxes it touches
+    boxes_of_row = table(sum(1 << k for k in range(3) if (x >> (3 * k)) & 7) for x in patterns)
+    perms = list(permutations(range(3)))
+    perm_bits = [sum(1 << (3 * r + p[r]) for r in range(3)) for p in perms]
+    # 3x3 occupancy (bit 3 * row + box) -> the bits some permutation fully inside it uses:
+    # across a stack (band/column occupancy) that is the table itself; in a band, each bit
+    # stands for its segment's three cells
+    used = [_or_all(bits for bits in perm_bits if occ & bits == bits) for occ in patterns]
+    stack_allowed = table(used)
+    allowed = table(_or_all(7 << (9 * (t // 3) + 3 * (t % 3)) for t in range(9) if (u >> t) & 1)
+                    for u in used)
+    keep = []  # placing at pos: cells of the band that stay possible
     for pos in range(27):
         r, c = divmod(pos, 9)
         peers = sum(1 << q for q in range(27) if q // 9 == r or (q % 9) // 3 == c // 3)
-        keep[pos] = (ALL27 & ~peers) | (1 << pos)
-    column = np.array([(1 << c) | (1 << (c + 9)) | (1 << (c + 18)) for c in range(9)], np.int64)
-    box = np.array([0x1C0E07 << (3 * k) for k in range(3)], np.int64)
-    perms = list(permutations(range(3)))
-    perm_set = np.zeros(512, np.int64)  # 3x3 occupancy -> the permutations it contains
-    for occ in range(512):
-        for j, p in enumerate(perms):
-            if all((occ >> (3 * r + p[r])) & 1 for r in range(3)):
-                perm_set[occ] |= 1 << j
+        keep.append((ALL27 & ~peers) | (1 << pos))
+    keep = table(keep)
+    column = table((1 << c) | (1 << (c + 9)) | (1 << (c + 18)) for c in range(9))
+    box = table(0x1C0E07 << (3 * k) for k in range(3))
+    # 3x3 occupancy -> the permutations it contains
+    perm_set = table(sum(1 << j for j, bits in enumerate(perm_bits) if occ & bits == bits)
+                     for occ in patterns)
     # a branch splits a digit's configurations in a band or stack by one segment (a row of a
     # box, or a column of a box): the segment used by the fewest of them, but by some
-    split = np.zeros(64, np.int64)
+    split = [0] * 64
     for js in range(64):
         best = 99
         for t in range(9):
@@ -109,33 +105,37 @@ def _tables() -> tuple[np.ndarray, ...]:
             if 0 < n < best:
                 best = n
                 split[js] = t
-    perm_count = np.array([bin(x).count("1") for x in perm_set], np.int64)
-    stack_cells = np.array([(7 | (7 << 9) | (7 << 18)) << (3 * st) for st in range(3)], np.int64)
-    row_box_cells = np.zeros(512, np.int64)  # 3x3 row/box occupancy -> cells of those rows, boxes
-    for occ in range(512):
-        for t in range(9):
-            if (occ >> t) & 1:
-                row_box_cells[occ] |= (511 << (9 * (t // 3))) | box[t % 3]
+    split = table(split)
+    perm_count = table(int(x).bit_count() for x in perm_set)
+    stack_cells = table((7 | (7 << 9) | (7 << 18)) << (3 * st) for st in range(3))
+    boxes = [int(x) for x in box]
+    columns = [int(x) for x in column]
+    bits_of = [[t for t in range(9) if (x >> t) & 1] for x in patterns]
+    # 3x3 row/box occupancy -> cells of those rows, boxes
+    row_box_cells = table(_or_all((511 << (9 * (t // 3))) | boxes[t % 3] for t in ts)
+                          for ts in bits_of)
     # row segments (bit 3 * row + box) -> their cells; -> the other segments of their rows
     # and boxes; columns (9 bits) -> the other cells of their boxes
-    segment_cells = np.zeros(512, np.int64)
-    cross_out = np.zeros(512, np.int64)
-    box_beside_columns = np.zeros(512, np.int64)
-    for x in range(512):
-        for t in range(9):
-            if (x >> t) & 1:
-                r, k = divmod(t, 3)
-                segment_cells[x] |= 7 << (9 * r + 3 * k)
-                cross_out[x] |= ((7 << (3 * r)) | (73 << k)) & ~(1 << t)
-                box_beside_columns[x] |= box[t // 3] & ~column[t]
-    fixed_rows = np.zeros(512, np.int64)  # 3x3 occupancy -> its bits alone in their row
-    for x in range(512):
-        for r in range(3):
-            if bin((x >> (3 * r)) & 7).count("1") == 1:
-                fixed_rows[x] |= x & (7 << (3 * r))
+    segment_cells = table(_or_all(7 << (9 * (t // 3) + 3 * (t % 3)) for t in ts)
+                          for ts in bits_of)
+    cross_out = table(_or_all(((7 << (3 * (t // 3))) | (73 << (t % 3))) & ~(1 << t) for t in ts)
+                      for ts in bits_of)
+    box_beside_columns = table(_or_all(boxes[t // 3] & ~columns[t] for t in ts)
+                               for ts in bits_of)
+    # 3x3 occupancy -> its bits alone in their row
+    fixed_rows = table(_or_all(x & (7 << (3 * r)) for r in range(3)
+                              if ((x >> (3 * r)) & 7).bit_count() == 1) for x in patterns)
     return (boxes_of_row, allowed, keep, column, box, stack_allowed, perm_set, perm_count,
             split, stack_cells, row_box_cells, segment_cells, cross_out, box_beside_columns,
             fixed_rows)
+
+
+def _or_all(values) -> int:
+    """The bitwise or of ``values`` (0 for none)."""
+    out = 0
+    for v in values:
+        out |= v
+    return out
 
 
 (BOXES_OF_ROW, ALLOWED, KEEP, COLUMN, BOX, STACK_ALLOWED, PERM_SET, PERM_COUNT, SPLIT,
