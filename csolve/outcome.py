@@ -208,23 +208,23 @@ class ResultBlock(Sequence[Result]):
         answered = counts >= limit if limit > 0 else np.zeros(len(counts), dtype=bool)
         keys, which = np.unique(codes * 8 + np.minimum(counts, 2) * 2 + answered,
                                 return_inverse=True)
-        pairs = []
+        rows = []  # (end, status, exact) per distinct key
         for key in keys.tolist():
             code, facts = divmod(key, 8)
             end = End.from_code(code)
-            pairs.append((end, Status.decide(end, facts // 2, bool(facts % 2))))
-        if len(pairs) == 1:  # the common case: every puzzle ended alike
-            ends, statuses = [pairs[0][0]] * len(count_list), [pairs[0][1]] * len(count_list)
-        else:
-            which_list = which.tolist()
-            ends = [pairs[i][0] for i in which_list]
-            statuses = [pairs[i][1] for i in which_list]
-        block = cls(puzzle_type, puzzles, statuses=statuses, counts=count_list,
-                    exact=([ends[0] is End.EXHAUSTED] * len(ends) if len(pairs) == 1
-                           else [e is End.EXHAUSTED for e in ends]),
-                    first_solutions=None if all_solved else list(first_solutions), ends=ends,
-                    engine=engine,
-                    backend=backend, counters=counters, seconds=seconds)
+            rows.append((end, Status.decide(end, facts // 2, bool(facts % 2)),
+                         end is End.EXHAUSTED))
+        which_list = which.tolist() if len(rows) > 1 else []
+
+        def column(j: int) -> list:
+            if len(rows) == 1:  # the common case: every puzzle ended alike
+                return [rows[0][j]] * len(count_list)
+            return [rows[i][j] for i in which_list]
+
+        block = cls(puzzle_type, puzzles, statuses=column(1), counts=count_list,
+                    exact=column(2), first_solutions=None if all_solved else list(first_solutions),
+                    ends=column(0), engine=engine, backend=backend, counters=counters,
+                    seconds=seconds)
         if all_solved:
             block._decoded = first_solutions
         return block

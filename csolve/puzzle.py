@@ -31,6 +31,16 @@ class Puzzle:
         return f"{self.source}:{self.line}"
 
 
+def _position(i: Any, length: int, what: str) -> int:
+    """Index ``i`` (a numpy integer too; negative from the end) of a sequence of ``length``
+    as a Python int in range; IndexError otherwise."""
+    k = operator.index(i)
+    if k < 0:
+        k += length
+    if not 0 <= k < length:
+        raise IndexError(f"{what} index out of range")
+    return k
+
 
 class PuzzleBatch(Sequence[Puzzle]):
     """Many puzzles of one kind and shape read at once: each one's data a row of one array,
@@ -63,11 +73,7 @@ class PuzzleBatch(Sequence[Puzzle]):
                 return [self[k] for k in range(a, b, step)]
             return PuzzleBatch(self.kind, self.source, self.lines[a:b], self.data[a:b],
                                self.fmt, self.meta, start=self.start + a, made=self._made)
-        k = operator.index(i)  # a numpy integer too, as a Python int
-        if k < 0:
-            k += len(self)
-        if not 0 <= k < len(self):
-            raise IndexError("puzzle index out of range")
+        k = _position(i, len(self), "puzzle")
         index = self.start + k
         puzzle = self._made.get(index)
         if puzzle is None:
@@ -85,8 +91,6 @@ class PuzzleBatch(Sequence[Puzzle]):
         """The same puzzles with ``meta`` changed for all of them."""
         return PuzzleBatch(self.kind, self.source, self.lines, self.data, self.fmt,
                            {**self.meta, **changes}, start=self.start)
-
-
 
 
 class TextLines(Sequence[str]):
@@ -107,12 +111,7 @@ class TextLines(Sequence[str]):
     def __getitem__(self, i):  # type: ignore[override]
         if isinstance(i, slice):
             return [self[k] for k in range(*i.indices(len(self)))]
-        k = operator.index(i)
-        if k < 0:
-            k += len(self)
-        if not 0 <= k < len(self):
-            raise IndexError("line index out of range")
-        a = k * (self.width + 1)
+        a = _position(i, len(self), "line") * (self.width + 1)
         return self.text[a:a + self.width]
 
 

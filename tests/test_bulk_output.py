@@ -5,11 +5,13 @@ plain sorted ones for every size and box shape."""
 from __future__ import annotations
 
 import json
+import platform
 import random
 
 import numpy as np
 import pytest
 
+import csolve
 from csolve.kernels import abi
 from csolve.outcome import End, ResultBlock, Status
 from csolve.solver import SolveOptions, solve_blocks
@@ -182,7 +184,7 @@ def test_the_command_line_keeps_freed_memory_where_it_can():
     from csolve.cli.heap import keep_freed_memory
 
     assert keep_freed_memory() is (sys.platform.startswith("linux")
-                                   and "glibc" in " ".join(__import__("platform").libc_ver()))
+                                   and "glibc" in " ".join(platform.libc_ver()))
 
 
 def _nine_lines() -> list[str]:
@@ -237,7 +239,7 @@ def test_a_batch_of_puzzles_acts_as_a_list_of_them(sudoku):
     assert "mine" not in batch[1].meta and "mine" not in batch.meta
     boxed = batch.with_meta(box=(3, 3), note="x")
     assert boxed[0].meta["note"] == "x" and "note" not in batch.meta
-    results = __import__("csolve").solve("sudoku", batch[:2])
+    results = csolve.solve("sudoku", batch[:2])
     for p, r in zip(batch[:2], results, strict=True):
         assert r.puzzle is p and sudoku.validate(p, r.solution) == []
 
@@ -253,7 +255,7 @@ def test_lines_kept_as_one_text_act_as_a_list_of_them(sudoku):
     with pytest.raises(ValueError):
         TextLines("ab\ncde\n", 2)
     batch = sudoku.parse("\n".join(_nine_lines()) + "\n", "f.txt")
-    results = __import__("csolve").solve("sudoku", batch)
+    results = csolve.solve("sudoku", batch)
     written = sudoku.format_line_many(batch, np.stack([r.solution for r in results]))
     assert isinstance(written, TextLines)
     assert list(written) == [sudoku.format_line(p, r.solution) for p, r in zip(batch, results,

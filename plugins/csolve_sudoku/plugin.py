@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from functools import cache, lru_cache
-from operator import attrgetter, itemgetter, methodcaller
 
 import numpy as np
 
@@ -132,9 +131,6 @@ def box_of_puzzle(puzzle: Puzzle) -> Box:
     return puzzle.meta.get("box") or default_box(puzzle.meta["n"])
 
 
-_META, _SIZE, _BOX = attrgetter("meta"), itemgetter("n"), methodcaller("get", "box")
-
-
 def _runs_by_size(puzzles: Sequence[Puzzle]) -> Iterator[tuple[int, int, int, Box]]:
     """(start, stop, n, box) for each run of consecutive puzzles of one size and box shape.
     One pass over the puzzles' shapes (a file's puzzles usually share one)."""
@@ -143,12 +139,7 @@ def _runs_by_size(puzzles: Sequence[Puzzle]) -> Iterator[tuple[int, int, int, Bo
             n = puzzles.meta["n"]
             yield 0, len(puzzles), n, puzzles.meta.get("box") or default_box(n)
         return
-    metas = list(map(_META, puzzles))
-    shapes = list(zip(map(_SIZE, metas), map(_BOX, metas), strict=True))
-    if len(set(shapes)) == 1:  # the common case: one run
-        n, box = shapes[0]
-        yield 0, len(shapes), n, box or default_box(n)
-        return
+    shapes = [(p.meta["n"], p.meta.get("box")) for p in puzzles]
     start = 0
     for i in range(1, len(shapes) + 1):
         if i == len(shapes) or shapes[i] != shapes[start]:
@@ -235,11 +226,12 @@ class Sudoku(PuzzleType):
         for start, stop, n, box in _runs_by_size(puzzles):
             base = sudoku_model(n, tuple(rules or self.default_rules), _engine(n, rules), box)
             inits = np.empty((stop - start, n * n), dtype=np.uint64)
+            masks = _given_masks(n)
             for a, b in _chunks(stop - start):
                 # values are 0..n (parse checks them), so "clip" changes none; the default
                 # "raise" would fill a scratch copy of the output first
-                np.take(_given_masks(n), _givens(puzzles[start + a:start + b], n),
-                        out=inits[a:b], mode="clip")
+                np.take(masks, _givens(puzzles[start + a:start + b], n), out=inits[a:b],
+                        mode="clip")
             yield start, stop, base, inits
 
     def decode(self, puzzle: Puzzle, masks: np.ndarray) -> np.ndarray:
@@ -307,21 +299,14 @@ class Sudoku(PuzzleType):
 
     def format_line_many(self, puzzles: Sequence[Puzzle], solutions: Sequence[np.ndarray]
                          ) -> Sequence[str]:
+        meta = None  # one alphabet for all, written at once
         if isinstance(puzzles, PuzzleBatch):
-            lines = write_lines(solutions, puzzles.meta)
-            if lines is not None:
-                return lines
-        elif puzzles:
+            meta = puzzles.meta
+        elif puzzles and all(p.meta.get("alphabet") == puzzles[0].meta.get("alphabet")
+                             for p in puzzles):
             meta = puzzles[0].meta
-            alpha = meta.get("alphabet")
-            # a file read in bulk shares one Alphabet object: compared by identity first
-            alphabets = set(map(id, map(methodcaller("get", "alphabet"), map(_META, puzzles))))
-            if alphabets == {id(alpha)} or all(p.meta.get("alphabet") == alpha
-                                               for p in puzzles):
-                lines = write_lines(solutions, meta)
-                if lines is not None:
-                    return lines
-        return super().format_line_many(puzzles, solutions)
+        lines = None if meta is None else write_lines(solutions, meta)
+        return lines if lines is not None else super().format_line_many(puzzles, solutions)
 
     def format_grid(self, puzzle: Puzzle, solution: np.ndarray | None) -> str:
         return formats.format_grid(puzzle.data if solution is None else solution,
