@@ -16,7 +16,7 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from csolve.defaults import ESCALATE_AFTER
+from csolve.defaults import ESCALATE_AFTER, cores
 from csolve.errors import PuzzleInputError, UnknownNameError
 
 if TYPE_CHECKING:
@@ -244,13 +244,6 @@ def _names(value: Sequence[str] | str | None) -> tuple[str, ...] | None:
     items = value.split(",") if isinstance(value, str) else list(value)
     names = tuple(n.strip() for n in items if n.strip())
     return names or None
-
-
-def cores() -> int:
-    """CPU cores this process may run on."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
 
 
 def solve(kind: str | PuzzleType, puzzles: Any, *, backend: str = "serial", workers: int = 0,

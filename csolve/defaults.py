@@ -12,3 +12,13 @@ ESCALATE_AFTER = 20_000
 #: ``serial`` searches it on its workers: most puzzles end well within it, and sharing a
 #: search between workers costs more than such a puzzle's whole search.
 PROBE_NODES = 2_000
+
+
+def cores() -> int:
+    """CPU cores this process may run on (its affinity, not the machine's count): the
+    default number of workers everywhere."""
+    import os
+
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1

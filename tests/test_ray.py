@@ -119,13 +119,17 @@ def test_limit_and_first_solution(sudoku, cluster):
 
 
 def test_tasks_run_on_both_nodes(sudoku, cluster, serial_counts):
+    """Four tasks of 200 ms each, two CPUs a node: the head node cannot hold them all, so Ray
+    sends some to the second (with 5 ms tasks, the head's own CPUs were free again before a
+    fast machine spilled any). Its first worker process may take seconds to start: searches
+    go on until one has had a task on each node, a few minutes without it is a failure."""
     nodes: set[str] = set()
-    for _ in range(50):  # the second node's workers may take seconds to start
-        r = solve_one(sudoku, one(sudoku, LONG), ray_options(4))
+    give_up = time.monotonic() + 300
+    while len(nodes) < 2 and time.monotonic() < give_up:
+        r = solve_one(sudoku, one(sudoku, LONG),
+                      ray_options(4, backend_options={"probe": 0.0, "slice_ms": 200}))
         assert (r.count, r.exact) == (serial_counts[LONG], True)
         nodes |= {w["node"] for w in r.stats.workers if w["worker"] != "driver" and w["calls"]}
-        if len(nodes) == 2:
-            break
     assert len(nodes) == 2, r.stats.workers
 
 

@@ -16,6 +16,7 @@ import os
 import threading
 from types import ModuleType
 
+from csolve.defaults import cores
 from csolve.errors import CsolveError
 
 INSTALL_HINT = "pip install 'csolve[ray]'"
@@ -65,7 +66,7 @@ def connect(address: str | None = None) -> ModuleType:
                 _reachable(address)
                 ray.init(address=address, **quiet)
             else:
-                ray.init(address="local", num_cpus=local_cores(),
+                ray.init(address="local", num_cpus=cores(),
                          _node_ip_address="127.0.0.1", **quiet)  # this machine only
         except (OSError, ValueError, RuntimeError) as e:
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
@@ -100,11 +101,6 @@ def shutdown() -> None:
 
     if ray.is_initialized():
         ray.shutdown()
-
-
-def local_cores() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
-        os.cpu_count() or 1)
 
 
 def cluster_cpus(ray: ModuleType) -> int:

@@ -79,7 +79,8 @@ def generate(
 
     from rich.console import Console
 
-    from csolve.cli.solve import _cores, _parse_rules
+    from csolve.cli.solve import _parse_rules
+    from csolve.defaults import cores
     from csolve.errors import UnknownNameError
     from csolve.generate import GenerateOptions, generate_puzzles, load_grader
     from csolve.puzzle import PuzzleType, get_puzzle_type
@@ -100,7 +101,7 @@ def generate(
         err.print(f"csolve: seed {seed}", markup=False)
     options = GenerateOptions(size=size, symmetry=symmetry.value, clues=clues,
                               rules=_parse_rules(rules), box=box)
-    n_workers = workers or _cores()
+    n_workers = workers or cores()
     mapper = None
     if backend is not None:  # puzzles made by that backend's workers (e.g. a Ray cluster)
         from functools import partial

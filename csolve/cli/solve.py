@@ -144,8 +144,3 @@ def parse_backend_options(items: list[str], wait: str | None = None) -> dict[str
     return out
 
 
-def _cores() -> int:
-    import os
-
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-
