@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -197,6 +198,24 @@ def test_program_exit_codes_and_flushed_output(tmp_path):
     assert program("solve", "sudoku", conflicting).returncode == 2
     r = program("--version")
     assert r.returncode == 0 and r.stdout.startswith("csolve ")
+
+
+@pytest.mark.parametrize("args", [("explain", "sudoku", HARD), ("rate", "sudoku", HARD),
+                                  ("solve", "sudoku", HARD, "--output", "line"),
+                                  ("list-backends",)])
+def test_a_closed_output_pipe_ends_quietly_with_141(args):
+    """``csolve explain ... | head -1``: once the reader is gone the program stops with the
+    status a program ended by SIGPIPE has (not 1, which says "no solution") and no message.
+    The pipe's reading end is closed before the program starts, so every write meets it."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        r = subprocess.run([sys.executable, "-m", "csolve", *args], stdout=write_end,
+                           stderr=subprocess.PIPE, text=True, timeout=300)
+    finally:
+        os.close(write_end)
+    assert r.returncode == 141, r.stderr
+    assert "Traceback" not in r.stderr and "error" not in r.stderr
 
 
 def test_help_loads_every_plugin_but_no_numerics():

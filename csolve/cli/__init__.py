@@ -36,6 +36,12 @@ def main() -> None:
     diskcache.announce_compiles = True  # say so when a first run compiles (not numba: lazy)
     try:
         rv = app_for(sys.argv[1:])(standalone_mode=False)
+    except BrokenPipeError:
+        _reader_gone()
+    except SystemExit as e:
+        if _pipe_closed(e):  # click or rich turned a closed pipe into exit 1 ("no solution")
+            _reader_gone()
+        raise
     except CsolveError as e:
         sys.stderr.write(f"csolve: error: {e}\n")
         sys.exit(int(e.exit_code))
@@ -64,6 +70,31 @@ def main() -> None:
         sys.exit(int(ExitCode.INTERNAL))
     if isinstance(rv, int) and rv:
         sys.exit(rv)
+
+
+#: the exit status of a program ended by a closed pipe (128 + SIGPIPE), as shells report it
+EXIT_PIPE_CLOSED = 141
+
+
+def _pipe_closed(e: SystemExit) -> bool:
+    """True when ``e`` is how rich (exiting while a BrokenPipeError is handled) or click
+    (which wraps stdout to keep it quiet) ended a write to a closed pipe."""
+    return isinstance(e.__context__, BrokenPipeError) or (
+        type(sys.stdout).__name__ == "PacifyFlushWrapper")
+
+
+def _reader_gone() -> None:
+    """The reader of our output went away (``csolve explain ... | head -1``): stop quietly
+    with 141, as a program ended by SIGPIPE does, not with 1, which means "no solution".
+    Output still buffered goes to /dev/null so that the exit's flush cannot fail again."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    sys.exit(EXIT_PIPE_CLOSED)
 
 
 def app_for(args: list[str]):
