@@ -322,11 +322,15 @@ def _prefetch(typingctx, arr, i):
     def codegen(context, builder, signature, args):
         aty = signature.args[0]
         ary = context.make_array(aty)(context, builder, args[0])
-        ptr = builder.gep(ary.data, [args[1]])
-        fnty = ir.FunctionType(ir.VoidType(), [ir.PointerType(), ir.IntType(32), ir.IntType(32),
-                                               ir.IntType(32)])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        byte_ptr = ir.IntType(8).as_pointer()
+        ptr = builder.bitcast(builder.gep(ary.data, [args[1]]), byte_ptr)
         i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [byte_ptr, i32, i32, i32])
+        # the intrinsic's name carries its pointer type: "p0" where pointers are opaque
+        # (newer llvmlite), "p0i8" where they are typed
+        name = "llvm.prefetch.p0" if getattr(byte_ptr, "is_opaque", False) else \
+            "llvm.prefetch.p0i8"
+        fn = cgutils.get_or_insert_function(builder.module, fnty, name)
         builder.call(fn, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
         return context.get_dummy_value()
     return types.void(arr, i), codegen
