@@ -184,6 +184,19 @@ def test_time_limit_ends_the_search(sudoku, cluster):
     assert r.status is Status.TIMEOUT and not r.exact
 
 
+def test_a_limit_or_time_limit_cancels_no_task(sudoku, cluster, monkeypatch):
+    """Ray can abort the driver when a cancel crosses the reply of a task that has just
+    finished, so ends other than a stop leave the tasks to end their slices."""
+    cancelled = []
+    monkeypatch.setattr(ray, "cancel", lambda ref, **kw: cancelled.append(ref))
+    r = solve_one(sudoku, one(sudoku, HEAVY), ray_options(2, timeout=0.5))
+    assert r.status is Status.TIMEOUT
+    r = solve_one(sudoku, one(sudoku, UNDER[2]), SolveOptions(
+        limit=1000, backend="ray", workers=2, backend_options=FAST, escalate_after=0))
+    assert (r.count, r.exact) == (1000, False)
+    assert cancelled == []
+
+
 def test_stop_flag_ends_the_search(sudoku, cluster):
     ctrl = new_ctrl()
     from_tasks = threading.Event()

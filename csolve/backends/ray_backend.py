@@ -109,11 +109,20 @@ def slice_seconds(options: dict, default: float) -> float:
     return ms / 1000
 
 
-def cancel_all(ray, refs, force: bool) -> None:
-    """Cancel outstanding tasks; ``force`` ends their worker processes at once."""
-    for ref in refs:
+def end_tasks(ray, refs, grace: float) -> None:
+    """Stop outstanding tasks: those that end by themselves within ``grace`` seconds (a
+    slice, a chunk) are left to, the rest have their worker processes ended.
+
+    Ray can abort the calling process when a cancel crosses the reply of a task that has
+    just finished ("Check failed: ... Tried to complete task that was not pending", seen
+    with Ray 2.60 when a time limit cancelled a search's tasks), so a task is cancelled only
+    once it has run past what it was sized to take, when no reply is on its way."""
+    pending = list(refs)
+    if pending and grace > 0:
+        _, pending = ray.wait(pending, num_returns=len(pending), timeout=grace)
+    for ref in pending:
         try:
-            ray.cancel(ref, force=force)
+            ray.cancel(ref, force=True)
         except Exception:  # already finished, or its owner is gone: nothing to stop
             pass
 
@@ -217,11 +226,13 @@ class RayBackend(Backend):
                     reason = "limit"
                     break
         except BaseException:
-            cancel_all(ray, running, force=True)
+            end_tasks(ray, running, 2 * seconds)
             raise
-        # a stop (Ctrl-C) ends the tasks' worker processes at once; other ends cancel the
-        # tasks, whose slices end within ``slice_ms`` in workers kept warm for what follows
-        cancel_all(ray, running, force=reason == "stopped")
+        # a stop (Ctrl-C) ends the tasks that outlive their slice; after other ends the
+        # tasks are left to end their slices (within ``slice_ms``, their results unread)
+        # in workers kept warm for what follows: no cancel that could cross their replies
+        if reason == "stopped":
+            end_tasks(ray, running, 2 * seconds)
         m["seconds"] = time.perf_counter() - t_start
         self.metrics = m
         total = stats_dict(stats)
@@ -279,9 +290,9 @@ class RayBackend(Backend):
                     if job.progress is not None:
                         job.progress(done - gave_up)
         except BaseException:
-            cancel_all(ray, running, force=True)
+            end_tasks(ray, running, 2 * target)
             raise
-        cancel_all(ray, running, force=True)
+        end_tasks(ray, running, 2 * target)  # a stop: chunks sized to ``target`` seconds
         ctrl[abi.CTRL_GAVE_UP] = gave_up
 
     # -- independent items (generation) -------------------------------------------------
@@ -314,4 +325,4 @@ class RayBackend(Backend):
                     raise value
                 yield value
         finally:
-            cancel_all(ray, running, force=True)
+            end_tasks(ray, running, 2 * SLICE_SECONDS)  # a stop, an error, a consumer gone
