@@ -3,6 +3,8 @@
 The CLI shows these in ``--help`` without importing the solver (which loads numba).
 """
 
+import os
+
 #: Nodes the model's own search spends on one puzzle before the puzzle moves to the
 #: clause-learning engine: far more than any of the shared 9x9, 16x16 and MaaTec sets
 #: needs, a fraction of a second of depth-first search.
@@ -17,8 +19,6 @@ PROBE_NODES = 2_000
 def cores() -> int:
     """CPU cores this process may run on (its affinity, not the machine's count): the
     default number of workers everywhere."""
-    import os
-
     if hasattr(os, "sched_getaffinity"):
         return len(os.sched_getaffinity(0))
     return os.cpu_count() or 1

@@ -34,7 +34,9 @@ before it returns turns every such node back into cell masks, so backends, batch
 generator see the core's layout only.
 """
 
+from functools import reduce
 from itertools import permutations
+from operator import or_
 
 import numpy as np
 
@@ -89,8 +91,9 @@ def _tables() -> tuple[np.ndarray, ...]:
         peers = sum(1 << q for q in range(27) if q // 9 == r or (q % 9) // 3 == c // 3)
         keep.append((ALL27 & ~peers) | (1 << pos))
     keep = table(keep)
-    column = table((1 << c) | (1 << (c + 9)) | (1 << (c + 18)) for c in range(9))
-    box = table(0x1C0E07 << (3 * k) for k in range(3))
+    columns = [(1 << c) | (1 << (c + 9)) | (1 << (c + 18)) for c in range(9)]
+    boxes = [0x1C0E07 << (3 * k) for k in range(3)]
+    column, box = table(columns), table(boxes)
     # 3x3 occupancy -> the permutations it contains
     perm_set = table(sum(1 << j for j, bits in enumerate(perm_bits) if occ & bits == bits)
                      for occ in patterns)
@@ -108,8 +111,6 @@ def _tables() -> tuple[np.ndarray, ...]:
     split = table(split)
     perm_count = table(int(x).bit_count() for x in perm_set)
     stack_cells = table((7 | (7 << 9) | (7 << 18)) << (3 * st) for st in range(3))
-    boxes = [int(x) for x in box]
-    columns = [int(x) for x in column]
     bits_of = [[t for t in range(9) if (x >> t) & 1] for x in patterns]
     # 3x3 row/box occupancy -> cells of those rows, boxes
     row_box_cells = table(_or_all((511 << (9 * (t // 3))) | boxes[t % 3] for t in ts)
@@ -132,10 +133,7 @@ def _tables() -> tuple[np.ndarray, ...]:
 
 def _or_all(values) -> int:
     """The bitwise or of ``values`` (0 for none)."""
-    out = 0
-    for v in values:
-        out |= v
-    return out
+    return reduce(or_, values, 0)
 
 
 (BOXES_OF_ROW, ALLOWED, KEEP, COLUMN, BOX, STACK_ALLOWED, PERM_SET, PERM_COUNT, SPLIT,
