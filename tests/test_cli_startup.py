@@ -95,3 +95,22 @@ def test_the_program_runs_with_one_blas_thread(tmp_path):
                        cwd=tmp_path, env=env, timeout=300)
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[-1] == "True 1"
+
+
+def test_the_program_collects_garbage_less_often(tmp_path):
+    """Through the real entry point: the young generation is larger once the run is done,
+    the older generations' thresholds are Python's."""
+    import gc
+
+    from csolve.cli import YOUNG_COLLECTION_THRESHOLD
+
+    script = ("import gc, sys, atexit\n"
+              "atexit.register(lambda: print(*gc.get_threshold()))\n"
+              f"sys.argv = ['csolve', 'solve', 'sudoku', {FOUR!r}, '--output', 'line']\n"
+              "from csolve.cli import run\nrun()\n")
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                       cwd=tmp_path, timeout=300)
+    assert r.returncode == 0, r.stderr
+    young, *older = map(int, r.stdout.splitlines()[-1].split())
+    assert young == YOUNG_COLLECTION_THRESHOLD > gc.get_threshold()[0]
+    assert older == list(gc.get_threshold()[1:])
