@@ -164,36 +164,3 @@ def test_random_puzzles_count_the_same(sudoku, seed, keep):
     b = solve_one(sudoku, p, SolveOptions(limit=30, engine="dfs"))
     assert a.count == b.count and a.status is b.status
     assert all(sudoku.validate(p, s) == [] for s in a.solutions)
-
-
-def _vivified_search(sudoku, p, cap):
-    """One learning search of ``p`` for at most ``cap`` conflicts, as the heavy-tail bench
-    runs it: (the solution decoded, or None, and the engine's scalars)."""
-    from csolve.kernels import abi
-    from csolve.search import SearchState, new_ctrl
-
-    (_, _, model, inits), = sudoku.model_runs([p])
-    state = SearchState(with_engine(model, LEARNING).with_init(inits[0]))
-    state.push_root()
-    ctrl = new_ctrl()
-    while state.stats[abi.STAT_BACKTRACKS] < cap:
-        r = state.run(ctrl, 1, False, 4096)
-        if state.found:
-            return sudoku.decode(p, state.found_solutions()[0]), state.ws.scratch_i64
-        assert r != abi.EXHAUSTED
-    return None, state.ws.scratch_i64
-
-
-def test_vivification_shortens_clauses_of_a_hard_25x25_and_its_solution_is_valid(sudoku):
-    """Frisch's minimal 25x25 puzzle 1 takes a few thousand conflicts: vivification runs
-    after the first reduction (2,000 conflicts), takes literals out of learned clauses, and
-    the solution found afterwards is valid."""
-    from csolve.kernels.learning import VIV_LITS, VIV_ROUNDS, VIV_SHORTENED, VIV_TRIED, VIVIFY
-
-    path = shared_file("sudoku-nxn", "25x25-frisch-minimal-9.txt")
-    p = sudoku.parse(path.read_text(), str(path))[1]
-    solution, sc = _vivified_search(sudoku, p, 60_000)
-    assert solution is not None
-    assert sudoku.validate(p, solution) == []
-    assert VIVIFY and sc[VIV_ROUNDS] >= 1 and sc[VIV_TRIED] > 0
-    assert 0 < sc[VIV_SHORTENED] <= sc[VIV_TRIED] and sc[VIV_LITS] >= sc[VIV_SHORTENED]

@@ -28,12 +28,6 @@ engine learns a clause from every contradiction, the way SAT solvers do:
                used in an analysis lives on (through two reductions at glue <= 6), and of
                the rest the three quarters of highest glue go; a used clause's glue is
                recomputed and only ever lowered
-    vivify:    at the first restart after a reduction, the kept learned clauses of glue
-               <= 6 not vivified yet have their literals assumed false one at a time (most
-               frequent first, the probes shared with the clause before kept) and
-               propagated without the clause: a conflict or an implied literal shortens it
-               to the probes it needs, a literal implied false goes; the round stops at 10%
-               of the assignments the search made since the last one
 
 The problem's clauses are never stored: "one value per cell" and "each value once per
 group" are the model's masks, updated with the assignment; only learned clauses live in the
@@ -92,11 +86,7 @@ NO_CONFLICT, TARGET_N, BEST_N, STABLE, SWITCH_AT, SWITCH_LEN, RESTART_AT, LUBY_U
     17, 18, 19, 20, 21, 22, 23, 24, 25)
 REPHASE_AT, REPHASES = 26, 27
 SHRUNK = 28  # literals that shrinking took out of learned clauses
-# vivification: due after a reduction; what it did; the propagation it may spend
-VIV_DUE, VIV_SHORTENED, VIV_LITS, VIV_REMOVED, VIV_UNITS, PROPS, VIV_MARK, VIV_PROPS = (
-    29, 30, 31, 32, 33, 34, 35, 36)
-VIV_ROUNDS, VIV_TRIED = 37, 38
-SC_SIZE = 40
+SC_SIZE = 32
 
 # MODE: what the memory holds
 EMPTY = 0  # nothing usable
@@ -112,15 +102,11 @@ REDUCE_PERCENT = 75  # of the clauses neither kept nor used lately, the share a 
 SWITCH_FIRST = 1000  # conflicts in the first focused mode; each mode after lasts twice as long
 LUBY_UNIT = 1024  # conflicts per unit of the stable mode's restart sequence
 REPHASE_STEP = 1000
-VIVIFY = True  # vivify learned clauses after each scheduled reduction
-VIV_TIER = TIER2  # the learned clauses of glue up to this are vivified
-VIV_PERCENT = 10  # the share of the search's assignments since the last round it may spend
 
 State = namedtuple("State", [
     "sc", "assign", "level", "rkind", "rdata", "trail", "trail_lim", "act", "heap", "hpos",
     "phase", "target", "best", "seen", "stamp", "toclear", "mstack", "todo", "buf", "assume",
-    "cl_start", "cl_size", "cl_lbd", "cl_used", "cl_aux", "cl_map", "cl_pos", "cl_viv",
-    "lcount",
+    "cl_start", "cl_size", "cl_lbd", "cl_used", "cl_aux", "cl_map", "cl_pos",
     "w_head", "w_next", "w_block", "arena", "cg_pos",
     "dom", "place", "root", "node",
 ])
@@ -141,7 +127,7 @@ def clause_cap(nv):
 def i64_words(n_cells, n_values, n_memberships):
     nv = n_cells * n_values
     cap = clause_cap(nv)
-    return (SC_SIZE + 18 * (nv + 2) + nv + n_values + 64 + 8 * cap + 4 * nv + 2 * cap
+    return (SC_SIZE + 18 * (nv + 2) + nv + n_values + 64 + 7 * cap + 2 * nv + 2 * cap
             + 2 * cap + arena_words(nv) + n_memberships)
 
 
@@ -213,10 +199,6 @@ def _views(ws, m):
     o += cap
     cl_pos = a[o:o + cap]
     o += cap
-    cl_viv = a[o:o + cap]
-    o += cap
-    lcount = a[o:o + 2 * nv]
-    o += 2 * nv
     w_head = a[o:o + 2 * nv]
     o += 2 * nv
     w_next = a[o:o + 2 * cap]
@@ -234,8 +216,7 @@ def _views(ws, m):
     node = u[2 * nc + ng * V:3 * nc + ng * V]
     return State(sc, assign, level, rkind, rdata, trail, trail_lim, act, heap, hpos, phase,
                  target, best, seen, stamp, toclear, mstack, todo, buf, assume, cl_start,
-                 cl_size, cl_lbd, cl_used, cl_aux, cl_map, cl_pos, cl_viv, lcount, w_head,
-                 w_next, w_block, arena,
+                 cl_size, cl_lbd, cl_used, cl_aux, cl_map, cl_pos, w_head, w_next, w_block, arena,
                  cg_pos, dom, place, root, node)
 
 
@@ -410,7 +391,6 @@ def _backtrack(s, m, V, lvl):
         return
     _update_target_and_best(s)
     lim = s.trail_lim[lvl]
-    s.sc[PROPS] += s.sc[TRAIL] - lim  # the search's assignments, for vivification's budget
     stable = s.sc[STABLE] != 0  # focused mode keeps no heap (see _heap_rebuild)
     for t in range(s.sc[TRAIL] - 1, lim - 1, -1):
         x = s.trail[t]
@@ -927,7 +907,6 @@ def _add_clause(s, n, lbd):
     s.cl_lbd[ci] = lbd
     s.cl_used[ci] = 0
     s.cl_pos[ci] = 2
-    s.cl_viv[ci] = 0
     s.sc[NCLAUSES] = ci + 1
     s.sc[ARENA_LEN] = st + n
     _watch(s, ci)
@@ -1020,7 +999,6 @@ def _reduce(s, everything):
             s.cl_lbd[j] = s.cl_lbd[ci]
             s.cl_used[j] = used - 1 if used > 0 else 0
             s.cl_pos[j] = s.cl_pos[ci]
-            s.cl_viv[j] = s.cl_viv[ci]
             s.cl_map[ci] = j
             pos += sz
             j += 1
@@ -1036,348 +1014,6 @@ def _reduce(s, everything):
         _watch(s, ci)
     s.sc[REDUCES] += 1
     s.sc[NEXT_REDUCE] = s.sc[CONFLICTS] + REDUCE_FIRST + REDUCE_STEP * s.sc[REDUCES]
-
-
-# --- vivification ------------------------------------------------------------------------
-
-@kernel
-def _undo_quiet(s, m, V, lvl):
-    """Undo every assignment above level ``lvl`` as :func:`_backtrack` does, but leave the
-    saved phases, the target and the heap alone: vivification's probes are not the search's
-    and must not steer it (the probes pop nothing from the heap)."""
-    if s.sc[LEVEL] <= lvl:
-        return
-    lim = s.trail_lim[lvl]
-    for t in range(s.sc[TRAIL] - 1, lim - 1, -1):
-        x = s.trail[t]
-        if s.assign[x] < 0:
-            c = x // V
-            v = x - c * V
-            s.dom[c] |= np.uint64(1) << np.uint64(v)
-            for k in range(m.cell_group_ptr[c], m.cell_group_ptr[c + 1]):
-                g = m.cell_groups[k]
-                s.place[g * V + v] |= np.uint64(1) << np.uint64(s.cg_pos[k])
-        s.assign[x] = 0
-    s.sc[TRAIL] = lim
-    if s.sc[QHEAD] > lim:
-        s.sc[QHEAD] = lim
-    s.sc[LEVEL] = lvl
-
-
-@kernel
-def _viv_mark(s, m, V, kind, data, skip):
-    """Mark the variables above level 0 of the clause ``(kind, data)``, but ``skip``."""
-    for r in range(_reason_len(s, m, V, kind, data)):
-        z = _reason_at(s, m, V, kind, data, r)
-        if z != skip and s.level[z] > 0:
-            s.seen[z] = 1
-
-
-@kernel
-def _viv_decisions(s, m, V, out, n):
-    """Walk the trail down from the marked variables to the probe's decisions they follow
-    from, and append those decisions' clause literals (``s.mstack[level]``) to ``out``;
-    every mark is cleared on the way. Returns the new length of ``out``."""
-    lo = s.trail_lim[0]
-    for t in range(s.sc[TRAIL] - 1, lo - 1, -1):
-        p = s.trail[t]
-        if s.seen[p] == 0:
-            continue
-        s.seen[p] = 0
-        if s.rkind[p] == NONE:
-            out[n] = s.mstack[s.level[p]]
-            n += 1
-        else:
-            _viv_mark(s, m, V, s.rkind[p], s.rdata[p], p)
-    return n
-
-
-@kernel
-def _viv_unit(s, m, V, lit):
-    """A vivified clause of one literal: a fact at level 0. False on a conflict there."""
-    if _lit_false(s, lit):
-        return False
-    if not _lit_true(s, lit):
-        _assign_lit(s, m, V, lit, NONE, 0)
-    s.sc[VIV_UNITS] += 1
-    return _propagate(s, m, V) < 0
-
-
-@kernel
-def _before(s, a, b):
-    """Literal ``a`` is probed before ``b``: more frequent among the candidates, then lower."""
-    ca = s.lcount[a]
-    cb = s.lcount[b]
-    return ca > cb or (ca == cb and a < b)
-
-
-@kernel
-def _vivify_clause(s, m, V, ci, frozen):
-    """Vivify learned clause ``ci`` (Luo, Li, Xiao, Manyà and Lü's learnt clause
-    minimization): assume its literals false one at a time, most frequent first, and
-    propagate with the clause itself left out (its watches' blocker is ``frozen``, a literal
-    true at level 0, so the watch loop never looks at it). A conflict, or a literal found
-    true, follows from the probes that lead to it, so the clause shrinks to their literals
-    (and the true one); a literal found false is implied by the probes before it and goes.
-
-    The probes of the clause before stay where this one starts with the same literals (as
-    CaDiCaL reuses its trail): the candidates come sorted so that they often do. Returns
-    (assignments spent, False on a contradiction at level 0)."""
-    st = s.cl_start[ci]
-    sz = s.cl_size[ci]
-    lits = s.toclear
-    n = 0
-    for k in range(st, st + sz):
-        lit = s.arena[k]
-        if s.assign[lit >> 1] != 0 and s.level[lit >> 1] == 0:
-            if _lit_true(s, lit):  # satisfied at level 0: it says nothing more
-                s.cl_size[ci] = 0
-                s.w_block[2 * ci] = frozen
-                s.w_block[2 * ci + 1] = frozen
-                s.sc[VIV_REMOVED] += 1
-                return 0, True
-            continue
-        lits[n] = lit
-        n += 1
-    for i in range(1, n):  # the order of the probes (insertion sort)
-        lit = lits[i]
-        j = i - 1
-        while j >= 0 and _before(s, lit, lits[j]):
-            lits[j + 1] = lits[j]
-            j -= 1
-        lits[j + 1] = lit
-    # keep the levels whose probes are this clause's first literals, and none at or above
-    # a literal this clause gave a reason to (it was watched then)
-    keep = 0
-    for i in range(n):
-        lit = lits[i]
-        y = lit >> 1
-        if _lit_false(s, lit) and s.level[y] <= keep:
-            continue
-        if keep < s.sc[LEVEL] and s.mstack[keep + 1] == lit:
-            keep += 1
-            continue
-        break
-    for i in range(n):
-        y = lits[i] >> 1
-        if (s.assign[y] != 0 and s.rkind[y] == LEARNT and s.rdata[y] == ci
-                and s.level[y] <= keep):
-            keep = s.level[y] - 1
-    _undo_quiet(s, m, V, keep)
-    s.sc[VIV_TRIED] += 1
-    s.w_block[2 * ci] = frozen
-    s.w_block[2 * ci + 1] = frozen
-    out = s.todo
-    nout = 0
-    spent = 0
-    ended = False
-    for i in range(n):
-        lit = lits[i]
-        if _lit_false(s, lit):  # probed here or before, or implied false by earlier probes
-            continue
-        if _lit_true(s, lit):  # implied true: the probes it follows from, and it
-            s.seen[lit >> 1] = 1
-            nout = _viv_decisions(s, m, V, out, 0)
-            out[nout] = lit
-            nout += 1
-            ended = True
-            break
-        _new_level(s)
-        s.mstack[s.sc[LEVEL]] = lit
-        before = s.sc[TRAIL]
-        _assign_lit(s, m, V, lit ^ 1, NONE, 0)
-        confl = _propagate(s, m, V)
-        spent += s.sc[TRAIL] - before
-        if confl >= 0:  # the probes so far contradict: the clause of those they need
-            kind = confl >> KIND_SHIFT
-            data = confl & ((1 << KIND_SHIFT) - 1)
-            if kind == PAIR:  # data and the conflict's variable, both true
-                s.seen[data] = 1
-                if s.level[s.sc[CONFL_VAR]] > 0:
-                    s.seen[s.sc[CONFL_VAR]] = 1
-            else:
-                _viv_mark(s, m, V, kind, data, -1)
-            nout = _viv_decisions(s, m, V, out, 0)
-            _undo_quiet(s, m, V, s.sc[LEVEL] - 1)  # the level that failed is not kept
-            ended = True
-            break
-    if not ended:  # every literal probed: those not implied false
-        for i in range(n):
-            y = lits[i] >> 1
-            if s.rkind[y] == NONE and s.level[y] > 0:
-                out[nout] = lits[i]
-                nout += 1
-    s.cl_viv[ci] = 1
-    if nout >= sz:  # nothing gained: the clause is watched again as it was
-        s.w_block[2 * ci] = s.arena[st + 1]
-        s.w_block[2 * ci + 1] = s.arena[st]
-        return spent, True
-    s.sc[VIV_SHORTENED] += 1
-    s.sc[VIV_LITS] += sz - nout
-    if nout == 1:
-        s.cl_size[ci] = 0
-        _undo_quiet(s, m, V, 0)
-        return spent, _viv_unit(s, m, V, out[0])
-    for k in range(nout):  # it stays frozen until the round ends and watches are rebuilt
-        s.arena[st + k] = out[k]
-    s.cl_size[ci] = nout
-    s.cl_pos[ci] = 2
-    if s.cl_lbd[ci] > nout:
-        s.cl_lbd[ci] = nout
-    return spent, True
-
-
-@kernel
-def _viv_compact(s, m, V):
-    """After a round, at level 0: drop the clauses removed or satisfied, the literals false
-    at level 0, and rebuild every watch (shortened clauses were left unwatched). Level 0's
-    facts need no reasons, so none is kept. False on a contradiction at level 0."""
-    for t in range(s.sc[TRAIL]):
-        x = s.trail[t]
-        if s.rkind[x] == LEARNT:
-            s.rkind[x] = NONE
-            s.rdata[x] = 0
-    nc = s.sc[NCLAUSES]
-    units = s.buf
-    nunits = 0
-    j = 0
-    pos = 0
-    for ci in range(nc):
-        st = s.cl_start[ci]
-        sz = s.cl_size[ci]
-        if sz == 0:
-            continue
-        sat = False
-        n = 0
-        for k in range(st, st + sz):
-            lit = s.arena[k]
-            if _lit_true(s, lit):
-                sat = True
-                break
-            if not _lit_false(s, lit):
-                s.arena[pos + n] = lit  # pos <= st + n: the copy never overtakes the reads
-                n += 1
-        if sat:
-            s.sc[VIV_REMOVED] += 1
-            continue
-        if n == 0:
-            return False
-        if n == 1:
-            units[nunits] = s.arena[pos]
-            nunits += 1
-            continue
-        s.cl_start[j] = pos
-        s.cl_size[j] = n
-        s.cl_lbd[j] = min(s.cl_lbd[ci], n)
-        s.cl_used[j] = s.cl_used[ci]
-        s.cl_pos[j] = s.cl_pos[ci] if n == sz else 2
-        s.cl_viv[j] = s.cl_viv[ci]
-        pos += n
-        j += 1
-    s.sc[NCLAUSES] = j
-    s.sc[ARENA_LEN] = pos
-    for i in range(s.w_head.shape[0]):
-        s.w_head[i] = -1
-    for ci in range(j):
-        _watch(s, ci)
-    for u in range(nunits):
-        if not _viv_unit(s, m, V, units[u]):
-            return False
-    return True
-
-
-@kernel
-def _heapsort(a, n):
-    """Sort ``a[:n]`` in place, smallest first (kernels allocate nothing, so no np.sort)."""
-    for i in range(n // 2 - 1, -1, -1):
-        _sift(a, i, n)
-    for end in range(n - 1, 0, -1):
-        t = a[0]
-        a[0] = a[end]
-        a[end] = t
-        _sift(a, 0, end)
-
-
-@kernel
-def _sift(a, i, n):
-    x = a[i]
-    while True:
-        c = 2 * i + 1
-        if c >= n:
-            break
-        if c + 1 < n and a[c + 1] > a[c]:
-            c += 1
-        if a[c] <= x:
-            break
-        a[i] = a[c]
-        i = c
-    a[i] = x
-
-
-@kernel
-def _vivify(s, m, V):
-    """A round of vivification at level 0, after a reduction (as CaDiCaL and Kissat do it):
-    the learned clauses of glue up to ``VIV_TIER`` not vivified yet (lowest glue, then
-    newest, first), while the assignments it makes stay under ``VIV_PERCENT`` percent of
-    those the search made since the last round. False when level 0 turns out contradictory.
-    """
-    s.sc[VIV_ROUNDS] += 1
-    budget = (s.sc[PROPS] - s.sc[VIV_MARK]) * VIV_PERCENT // 100
-    s.sc[VIV_MARK] = s.sc[PROPS]
-    if s.sc[TRAIL] == 0:  # no literal true at level 0 to freeze a clause's watches with
-        return True
-    x = s.trail[0]
-    frozen = 2 * x + (0 if s.assign[x] > 0 else 1)
-    nc = s.sc[NCLAUSES]
-    for i in range(s.lcount.shape[0]):
-        s.lcount[i] = 0
-    for ci in range(nc):
-        if _viv_candidate(s, ci):
-            st = s.cl_start[ci]
-            for k in range(st, st + s.cl_size[ci]):
-                s.lcount[s.arena[k]] += 1
-    # sorted by their first two probes, so that a clause often starts where the one before
-    # left its probes (the clause's index in the low 19 bits: clause_cap < 2 ** 19)
-    keys = s.cl_map
-    top = (1 << 20) - 1
-    count = 0
-    for ci in range(nc):
-        if _viv_candidate(s, ci):
-            st = s.cl_start[ci]
-            a = s.arena[st]
-            b = s.arena[st + 1]
-            if _before(s, b, a):
-                a, b = b, a
-            for k in range(st + 2, st + s.cl_size[ci]):
-                lit = s.arena[k]
-                if _before(s, lit, a):
-                    b = a
-                    a = lit
-                elif _before(s, lit, b):
-                    b = lit
-            keys[count] = (min(a, top) << 39) + (min(b, top) << 19) + ci
-            count += 1
-    _heapsort(keys, count)
-    spent = 0
-    ok = True
-    for i in range(count):
-        if spent >= budget:
-            break
-        used, ok = _vivify_clause(s, m, V, keys[i] & ((1 << 19) - 1), frozen)
-        spent += used
-        if not ok:
-            break
-    s.sc[VIV_PROPS] += spent
-    _undo_quiet(s, m, V, 0)
-    if not ok:
-        return False
-    return _viv_compact(s, m, V)
-
-
-@kernel
-def _viv_candidate(s, ci):
-    """Learned clauses of the kept tiers, longer than two, not vivified yet."""
-    return s.cl_lbd[ci] <= VIV_TIER and s.cl_size[ci] > 2 and s.cl_viv[ci] == 0
 
 
 # --- starting a node ---------------------------------------------------------------------
@@ -1532,8 +1168,6 @@ def _learn(s, m, V, confl):
     s.sc[SINCE] += 1
     if s.sc[CONFLICTS] >= s.sc[NEXT_REDUCE]:
         _reduce(s, False)
-        if VIVIFY:
-            s.sc[VIV_DUE] = 1
 
 
 @kernel
@@ -1821,11 +1455,6 @@ def search(m, ws, stack, dirty, sp, ctrl, limit, stream, max_nodes, sols, nsol, 
         s.sc[NO_CONFLICT] = s.sc[TRAIL]
         if _restart_due(s, m, V):
             _backtrack(s, m, V, 0)
-            if s.sc[VIV_DUE] != 0:  # the first restart after a reduction vivifies
-                s.sc[VIV_DUE] = 0
-                if not _vivify(s, m, V):  # level 0 contradicts itself: no solution at the root
-                    s.sc[MODE] = EMPTY
-                    live = False
             continue
         d = _decide(s, m, V)
         if d > 0:
