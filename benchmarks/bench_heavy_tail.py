@@ -20,7 +20,9 @@ validated. Reads ../shared/data (skips if absent).
 ``--conflicts N`` measures the same runs by a count the machine's load cannot bend: one
 search of the ``learning`` engine per run (no depth-first start, no interleaving) for at most
 N conflicts, and the table gives the runs solved within N, the median conflicts and
-decisions (a run not solved counts as N), and the conflicts per CPU second over all runs.
+decisions (a run not solved counts as N), the conflicts per CPU second over all runs, and
+the CPU seconds of a run (median) and of all runs (total): work an engine does between
+conflicts (inprocessing such as clause vivification) costs time the conflicts do not show.
 """
 
 from __future__ import annotations
@@ -76,8 +78,7 @@ def run_capped(sudoku, puzzles, cap: int, transforms: int) -> dict:
     from csolve.search import SearchState, new_ctrl
     from csolve.solver import checked
 
-    conflicts, decisions, solved_puzzles = [], [], set()
-    cpu = 0.0
+    conflicts, decisions, cpu_s, solved_puzzles = [], [], [], set()
     (_, _, model, _), = sudoku.model_runs([puzzles[0]])
     warm = SearchState(with_engine(model, "learning"))
     warm.push_root()
@@ -98,7 +99,7 @@ def run_capped(sudoku, puzzles, cap: int, transforms: int) -> dict:
                     break
                 if r == abi.EXHAUSTED:
                     raise AssertionError(f"{q.where}: no solution found")
-            cpu += time.process_time() - t
+            cpu_s.append(time.process_time() - t)
             c = int(state.stats[abi.STAT_BACKTRACKS])
             conflicts.append(c if solution is not None else None)
             decisions.append(int(state.stats[abi.STAT_GUESSES]))
@@ -109,10 +110,11 @@ def run_capped(sudoku, puzzles, cap: int, transforms: int) -> dict:
                 solved=sum(c is not None for c in conflicts),
                 median_conflicts=statistics.median(capped),
                 median_decisions=statistics.median(decisions),
-                conflicts_per_cpu_s=round(sum(int(c) for c in capped) / max(cpu, 1e-9)),
+                conflicts_per_cpu_s=round(sum(int(c) for c in capped) / max(sum(cpu_s), 1e-9)),
+                median_cpu_s=statistics.median(cpu_s), total_cpu_s=sum(cpu_s),
                 puzzles=len(puzzles), puzzles_solved=len(solved_puzzles),
                 # per run, puzzle by puzzle, as given first; None: not solved within the cap
-                conflicts=conflicts)
+                conflicts=conflicts, cpu_s=[round(t, 3) for t in cpu_s])
 
 
 def _peer_solve(conn, name: str, n: int, grid) -> None:
@@ -227,10 +229,11 @@ def _capped_table(sudoku, puzzles, args) -> int:
     table = Table(title=f"{args.set}: {args.transforms} runs per puzzle, one learning search, "
                         f"at most {args.conflicts:,} conflicts each")
     for col in ("runs", "solved", "median conflicts", "median decisions", "conflicts/CPU s",
-                "puzzles solved"):
+                "median CPU s", "total CPU s", "puzzles solved"):
         table.add_column(col, justify="right")
     table.add_row(str(row["runs"]), str(row["solved"]), f"{row['median_conflicts']:,.0f}",
                   f"{row['median_decisions']:,.0f}", f"{row['conflicts_per_cpu_s']:,}",
+                  f"{row['median_cpu_s']:.2f}", f"{row['total_cpu_s']:.1f}",
                   f"{row['puzzles_solved']} of {row['puzzles']}")
     Console().print(table)
     per = [row["conflicts"][i:i + args.transforms]
