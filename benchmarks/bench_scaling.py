@@ -105,6 +105,7 @@ def summarise(search: dict[str, list[dict]], command: dict[str, list[dict]]) -> 
             row["command_s"] = _median(cruns, "wall_s")
             row["command_cores"] = statistics.median(r["cpu_s"] / r["wall_s"] for r in cruns)
             row["command_x"] = s_cmd / row["command_s"]
+            row["rest_s"] = row["command_s"] - row["search_s"]
             row["command_runs"] = cruns
         rows.append(row)
     return rows
@@ -113,15 +114,31 @@ def summarise(search: dict[str, list[dict]], command: dict[str, list[dict]]) -> 
 def table(rows: list[dict], title: str) -> Table:
     t = Table(title=title)
     for col in ("backend", "workers", "search s", "x", "cores", "CPU s", "work x", "idle s",
-                "handed", "command s", "x", "cores"):
+                "handed", "command s", "x", "cores", "rest s"):
         t.add_column(col, justify="left" if col == "backend" else "right")
     for r in rows:
-        cmd = ((f"{r['command_s']:.2f}", f"{r['command_x']:.2f}", f"{r['command_cores']:.2f}")
-               if "command_s" in r else ("-", "-", "-"))
+        cmd = ((f"{r['command_s']:.2f}", f"{r['command_x']:.2f}", f"{r['command_cores']:.2f}",
+                f"{r['rest_s']:.2f}") if "command_s" in r else ("-", "-", "-", "-"))
         t.add_row(r["backend"], str(r["workers"]), f"{r['search_s']:.2f}", f"{r['search_x']:.2f}",
                   f"{r['cores']:.2f}", f"{r['cpu_s']:.2f}", f"{r['work_x']:.2f}",
                   f"{r['idle_s']:.3f}", f"{r['handed']:.0f}", *cmd)
     return t
+
+
+def command_bound(rest_s: float, serial_search_s: float, workers: int = 2) -> float:
+    """The whole command's best ratio to serial when the search alone scales perfectly:
+    the rest (start-up, loading, output) does not shrink with workers (Amdahl's law)."""
+    return (rest_s + serial_search_s) / (rest_s + serial_search_s / workers)
+
+
+def print_bound(console: Console, serial: dict) -> None:
+    """What the serial run's own rest allows the two-worker command at best, and the rest
+    that a 1.8x command would need at this search."""
+    s, rest = serial["search_s"], serial["rest_s"]
+    need = (s - 1.8 * s / 2) / 0.8  # rest where (rest + s) / (rest + s / 2) = 1.8
+    console.print(f"with serial's rest of {rest:.2f} s and a search exactly 2x faster, the "
+                  f"command would be {command_bound(rest, s):.2f}x; 1.8x needs a rest of "
+                  f"{need:.2f} s or less at this search")
 
 
 def main() -> None:
@@ -175,7 +192,10 @@ def main() -> None:
     console.print(table(rows, f"count of {counts.pop():,} solutions: serial vs 2 workers, "
                               f"medians of {args.repeat}"))
     console.print("x: serial / this (search and whole command); cores: CPU s / wall s; "
-                  "work x: serial CPU / this CPU (1.00: sharing cost no extra work)")
+                  "work x: serial CPU / this CPU (1.00: sharing cost no extra work); "
+                  "rest s: command s - search s (start-up, kernel loading, output)")
+    if command:
+        print_bound(console, rows[0])
     if args.json:
         Path(args.json).write_text(json.dumps({"puzzle": args.puzzle, "affinity": cores,
                                                "rows": rows}, indent=1))
