@@ -3,6 +3,7 @@
     python benchmarks/bench_heavy_tail.py [--set 25x25-frisch-minimal-9.txt] [--transforms 8]
                                           [--timeout 10] [--engine learning]
                                           [--backends serial:1,locked-pool:2]
+                                          [--takeovers interleave:2:differ=1,...]
                                           [--peer cadical195] [--json F]
     python benchmarks/bench_heavy_tail.py --conflicts 100000 [--transforms 8] [--json F]
 
@@ -57,20 +58,42 @@ def transformed(sudoku, puzzle, k: int):
 
 
 def run(sudoku, puzzles, backend: str, workers: int, engine: str | None, timeout: float,
-        transforms: int) -> dict:
+        transforms: int, takeover: str = "") -> dict:
+    """One row: every run solved by ``backend`` on ``workers``; ``takeover``
+    (``name:workers[:key=value...]``) replaces the default one-core take-over by the
+    learning engine, where ``escalate=N`` sets the depth-first nodes before it."""
+    from csolve import solver
+
+    escalate = SolveOptions().escalate_after
+    label = backend
+    plan = solver.TAKEOVER_ONE_CORE
+    if takeover:
+        name, n, *items = takeover.split(":")
+        options = dict(item.split("=", 1) for item in items)
+        escalate = int(options.pop("escalate", escalate))
+        plan = (name, int(n), options)
+        label = f"{backend}, take-over {takeover}"
+
     def solve(q):
-        t = time.perf_counter()
-        r = solve_one(sudoku, q, SolveOptions(backend=backend, workers=workers,
-                                                 timeout=timeout, engine=engine))
-        dt = time.perf_counter() - t
+        saved = solver.TAKEOVER_ONE_CORE
+        solver.TAKEOVER_ONE_CORE = plan
+        try:
+            t = time.perf_counter()
+            r = solve_one(sudoku, q, SolveOptions(backend=backend, workers=workers,
+                                                     timeout=timeout, engine=engine,
+                                                     escalate_after=escalate))
+            dt = time.perf_counter() - t
+        finally:
+            solver.TAKEOVER_ONE_CORE = saved
         return (r.solutions[0], dt) if r.status is Status.SOLVED else (None, dt)
 
-    return _runs(sudoku, puzzles, transforms, timeout, solve, backend, workers)
+    return _runs(sudoku, puzzles, transforms, timeout, solve, label, workers)
 
 
-def run_capped(sudoku, puzzles, cap: int, transforms: int) -> dict:
+def run_capped(sudoku, puzzles, cap: int, transforms: int, first_mode: str = "focused") -> dict:
     """Each run searched by one ``learning`` search for at most ``cap`` conflicts: the
-    conflicts and decisions it needed, and the CPU time it took."""
+    conflicts and decisions it needed, and the CPU time it took. ``first_mode``: the mode
+    the search starts in (``stable``: ``ctrl[CTRL_FIRST_MODE]`` set)."""
     from csolve.engines import with_engine
     from csolve.kernels import abi
     from csolve.search import SearchState, new_ctrl
@@ -89,6 +112,7 @@ def run_capped(sudoku, puzzles, cap: int, transforms: int) -> dict:
             state = SearchState(with_engine(model, "learning").with_init(inits[0]))
             state.push_root()
             ctrl = new_ctrl()
+            ctrl[abi.CTRL_FIRST_MODE] = int(first_mode == "stable")
             t = time.process_time()
             solution = None
             while state.stats[abi.STAT_BACKTRACKS] < cap:
@@ -105,7 +129,8 @@ def run_capped(sudoku, puzzles, cap: int, transforms: int) -> dict:
             if solution is not None:
                 solved_puzzles.add(p.index)
     capped = [cap if c is None else c for c in conflicts]
-    return dict(backend=f"learning, {cap:,} conflicts", workers=1, runs=len(conflicts),
+    return dict(backend=f"learning, {cap:,} conflicts, {first_mode} first", workers=1,
+                runs=len(conflicts),
                 solved=sum(c is not None for c in conflicts),
                 median_conflicts=statistics.median(capped),
                 median_decisions=statistics.median(decisions),
@@ -180,10 +205,16 @@ def main() -> int:
                     help="csolve engine; auto: the default choice, as the CLI makes it")
     ap.add_argument("--backends", default="serial:1,locked-pool:2",
                     help="comma-separated name:workers")
+    ap.add_argument("--takeovers", default="",
+                    help="with --engine auto: one row per one-core take-over, each "
+                         "name:workers[:key=value...] (backend options, and escalate=N "
+                         "for the depth-first nodes first), after the --backends rows")
     ap.add_argument("--peer", default="",
                     help="also solve the runs with this python-sat solver (e.g. cadical195)")
     ap.add_argument("--conflicts", type=int, default=0,
                     help="instead: one learning search per run, at most this many conflicts")
+    ap.add_argument("--first-mode", choices=("focused", "stable"), default="focused",
+                    help="with --conflicts: the mode the learning search starts in")
     ap.add_argument("--json", help="write the rows to this file")
     args = ap.parse_args()
     path = DATA / args.set
@@ -201,6 +232,9 @@ def main() -> int:
         name, _, workers = spec.partition(":")
         rows.append(run(sudoku, puzzles, name, int(workers or 1), engine, args.timeout,
                         args.transforms))
+    for spec in (b for b in args.takeovers.split(",") if b):
+        rows.append(run(sudoku, puzzles, "serial", 1, engine, args.timeout, args.transforms,
+                        spec))
     if args.peer:
         rows.append(run_peer(sudoku, puzzles, args.peer, args.timeout, args.transforms))
     from rich.console import Console
@@ -223,7 +257,7 @@ def _capped_table(sudoku, puzzles, args) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    row = run_capped(sudoku, puzzles, args.conflicts, args.transforms)
+    row = run_capped(sudoku, puzzles, args.conflicts, args.transforms, args.first_mode)
     table = Table(title=f"{args.set}: {args.transforms} runs per puzzle, one learning search, "
                         f"at most {args.conflicts:,} conflicts each")
     for col in ("runs", "solved", "median conflicts", "median decisions", "conflicts/CPU s",

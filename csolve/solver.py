@@ -43,8 +43,9 @@ __all__ = ["End", "Result", "ResultBlock", "SolveOptions", "Stats", "Status", "s
 FALLBACK_ENGINE = "learning"
 #: How the learning engine takes a puzzle over on one core: as searches that take turns on
 #: the calling thread and split the puzzle between them; split searches cut the heavy tail
-#: of its run times (benchmarks/bench_heavy_tail.py).
-TAKEOVER_ONE_CORE = ("interleave", 2)
+#: of its run times (benchmarks/bench_heavy_tail.py). The backend, its searches and its
+#: ``-O`` options.
+TAKEOVER_ONE_CORE: tuple[str, int, dict[str, str]] = ("interleave", 2, {})
 
 
 class InvalidSolutionError(CsolveError):
@@ -238,8 +239,10 @@ class _Run:
 
     def _search(self, puzzle: Puzzle, model: Model, timeout: float | None, node_budget: int,
                 stream: Callable[[Any], None] | None, backend: Backend | None = None,
-                workers: int | None = None) -> tuple[Result, End]:
-        """Step 2 (or 3): one puzzle searched by a backend; its result and why it ended."""
+                workers: int | None = None, backend_options: dict | None = None
+                ) -> tuple[Result, End]:
+        """Step 2 (or 3): one puzzle searched by a backend; its result and why it ended.
+        ``backend_options``: the backend's options where the user's name none."""
         opts = self.options
         backend = backend or self.backend
         workers = workers or max(1, opts.workers)
@@ -253,8 +256,9 @@ class _Run:
         job = SearchJob(model=model, kernels=kernels, limit=opts.limit, keep=opts.keep,
                         on_solution=on_masks, workers=workers,
                         deadline=t0 + timeout if timeout else None, ctrl=self.ctrl,
-                        options={k: v for k, v in opts.backend_options.items()
-                                 if k in backend.options},  # a take-over's backend differs
+                        options={**(backend_options or {}),  # a take-over's backend differs
+                                 **{k: v for k, v in opts.backend_options.items()
+                                    if k in backend.options}},
                         node_budget=node_budget)
         outcome = backend.solve(job)
         seconds = time.monotonic() - t0
@@ -274,10 +278,13 @@ class _Run:
         assert self.fallback is not None
         model = self.fallback.with_init(self.inits[k])
         backend, workers = self.backend, max(1, self.options.workers)
+        defaults: dict[str, str] = {}
         if workers <= 1 or not backend.parallel:
-            name, workers = TAKEOVER_ONE_CORE
+            name, workers, defaults = TAKEOVER_ONE_CORE
             backend = get_backend(name)
-        second, _ = self._search(self.puzzles[k], model, timeout, 0, None, backend, workers)
+            defaults = backend.check_options(defaults)
+        second, _ = self._search(self.puzzles[k], model, timeout, 0, None, backend, workers,
+                                 defaults)
         return replace(_after(first, second), took_over_from=first.engine)
 
 

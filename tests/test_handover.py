@@ -82,7 +82,7 @@ def test_a_parallel_search_is_handed_over_once_the_workers_spent_the_budget(
 def test_on_one_core_the_learning_engine_takes_over_as_interleaved_searches(sudoku):
     """Two of the bundled evil 16x16 puzzles need more than the default budget of
     depth-first nodes; the searches that take them over share the work on one thread."""
-    backend, searches = TAKEOVER_ONE_CORE
+    backend, searches, _ = TAKEOVER_ONE_CORE
     assert backend == "interleave" and searches >= 2
     path = PUZZLES / "sudoku" / "16x16-generated-evil.txt"
     puzzles = sudoku.parse(path.read_text(), str(path))
