@@ -3,7 +3,7 @@
     python benchmarks/bench_heavy_tail.py [--set 25x25-frisch-minimal-9.txt] [--transforms 8]
                                           [--timeout 10] [--engine learning]
                                           [--backends serial:1,locked-pool:2]
-                                          [--takeovers interleave:2:differ=1,...]
+                                          [--takeovers serial:1,interleave:2:escalate=2000]
                                           [--peer cadical195] [--json F]
     python benchmarks/bench_heavy_tail.py --conflicts 100000 [--transforms 8] [--json F]
 
@@ -17,6 +17,12 @@ median time (a run not solved counts as the time limit) and the puzzles solved a
 unit clauses, the same time limit), so csolve's tail is set against a peer's on the same
 puzzles rather than against the peer's luck on the puzzles as given. Every solution is
 validated. Reads ../shared/data (skips if absent).
+
+``--takeovers`` (with ``--engine auto``) adds a row per way the learning engine can take a
+puzzle over on one core, each ``name:workers[:key=value...]``: the backend and searches in
+place of ``csolve.solver.TAKEOVER_ONE_CORE``, its ``-O`` options, and ``escalate=N`` for
+the depth-first nodes before the hand-over (``serial:1``: one search; ``interleave:2``: two
+that take turns and split the puzzle). The rows share one sitting, and one peer row.
 
 ``--conflicts N`` measures the same runs by a count the machine's load cannot bend: one
 search of the ``learning`` engine per run (no depth-first start, no interleaving) for at most
@@ -90,10 +96,9 @@ def run(sudoku, puzzles, backend: str, workers: int, engine: str | None, timeout
     return _runs(sudoku, puzzles, transforms, timeout, solve, label, workers)
 
 
-def run_capped(sudoku, puzzles, cap: int, transforms: int, first_mode: str = "focused") -> dict:
+def run_capped(sudoku, puzzles, cap: int, transforms: int) -> dict:
     """Each run searched by one ``learning`` search for at most ``cap`` conflicts: the
-    conflicts and decisions it needed, and the CPU time it took. ``first_mode``: the mode
-    the search starts in (``stable``: ``ctrl[CTRL_FIRST_MODE]`` set)."""
+    conflicts and decisions it needed, and the CPU time it took."""
     from csolve.engines import with_engine
     from csolve.kernels import abi
     from csolve.search import SearchState, new_ctrl
@@ -112,7 +117,6 @@ def run_capped(sudoku, puzzles, cap: int, transforms: int, first_mode: str = "fo
             state = SearchState(with_engine(model, "learning").with_init(inits[0]))
             state.push_root()
             ctrl = new_ctrl()
-            ctrl[abi.CTRL_FIRST_MODE] = int(first_mode == "stable")
             t = time.process_time()
             solution = None
             while state.stats[abi.STAT_BACKTRACKS] < cap:
@@ -129,8 +133,7 @@ def run_capped(sudoku, puzzles, cap: int, transforms: int, first_mode: str = "fo
             if solution is not None:
                 solved_puzzles.add(p.index)
     capped = [cap if c is None else c for c in conflicts]
-    return dict(backend=f"learning, {cap:,} conflicts, {first_mode} first", workers=1,
-                runs=len(conflicts),
+    return dict(backend=f"learning, {cap:,} conflicts", workers=1, runs=len(conflicts),
                 solved=sum(c is not None for c in conflicts),
                 median_conflicts=statistics.median(capped),
                 median_decisions=statistics.median(decisions),
@@ -213,8 +216,6 @@ def main() -> int:
                     help="also solve the runs with this python-sat solver (e.g. cadical195)")
     ap.add_argument("--conflicts", type=int, default=0,
                     help="instead: one learning search per run, at most this many conflicts")
-    ap.add_argument("--first-mode", choices=("focused", "stable"), default="focused",
-                    help="with --conflicts: the mode the learning search starts in")
     ap.add_argument("--json", help="write the rows to this file")
     args = ap.parse_args()
     path = DATA / args.set
@@ -257,7 +258,7 @@ def _capped_table(sudoku, puzzles, args) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    row = run_capped(sudoku, puzzles, args.conflicts, args.transforms, args.first_mode)
+    row = run_capped(sudoku, puzzles, args.conflicts, args.transforms)
     table = Table(title=f"{args.set}: {args.transforms} runs per puzzle, one learning search, "
                         f"at most {args.conflicts:,} conflicts each")
     for col in ("runs", "solved", "median conflicts", "median decisions", "conflicts/CPU s",

@@ -70,10 +70,10 @@ def test_counts_equal_the_generic_search(sudoku, keep):
         assert counts["dfs"] == counts["sudoku9-bands"]
 
 
-def _count_in_slices(model, max_nodes: int, stack_capacity: int, ctrl=None) -> int:
+def _count_in_slices(model, max_nodes: int, stack_capacity: int) -> int:
     state = SearchState(model, solution_capacity=4, stack_capacity=stack_capacity)
     state.push_root()
-    ctrl = new_ctrl() if ctrl is None else ctrl
+    ctrl = new_ctrl()
     total = 0
     while True:
         r = state.run(ctrl, 0, False, max_nodes)

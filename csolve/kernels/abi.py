@@ -8,7 +8,6 @@ CTRL_CURRENT = 3  # batch: index of the puzzle being solved
 CTRL_DONE = 4  # batch: puzzles finished so far (progress)
 CTRL_NODE_BUDGET = 5  # batch: > 0 -> give a puzzle up after this many nodes (GAVE_UP)
 CTRL_GAVE_UP = 6  # batch: puzzles given up for their node budget so far
-CTRL_FIRST_MODE = 7  # learning engine: 1 -> a fresh start searches in stable mode first
 CTRL_SIZE = 8
 
 # stats: int64 array of counters a kernel adds to.

@@ -56,7 +56,6 @@ from numba.extending import intrinsic
 
 from csolve.kernels.abi import (
     BUDGET,
-    CTRL_FIRST_MODE,
     CTRL_STOP,
     CTRL_WANT_WORK,
     EXHAUSTED,
@@ -1020,10 +1019,8 @@ def _reduce(s, everything):
 # --- starting a node ---------------------------------------------------------------------
 
 @kernel
-def _fresh(s, m, V, node, stable_first):
-    """Forget everything and take ``node`` as the root; False if it is contradictory.
-    ``stable_first``: begin in stable mode instead of focused mode (two searches that
-    start apart explore the puzzle differently)."""
+def _fresh(s, m, V, node):
+    """Forget everything and take ``node`` as the root; False if it is contradictory."""
     nc = node.shape[0]
     nv = nc * V
     for i in range(SC_SIZE):
@@ -1075,9 +1072,6 @@ def _fresh(s, m, V, node, stable_first):
             if s.assign[y] == 0:
                 _assign(s, m, V, y, 1, NONE, 0)
     s.sc[MODE] = CLAUSES
-    if stable_first:
-        s.sc[STABLE] = 1
-        s.sc[RESTART_AT] = LUBY_UNIT
     return _propagate(s, m, V) < 0
 
 
@@ -1120,9 +1114,8 @@ def _assume(s, V, node):
 
 
 @kernel
-def _start(s, m, V, node, stable_first):
-    """Set the memory up to search ``node``; False when it has no solution at the root.
-    ``stable_first``: a fresh start begins in stable mode (see :func:`_fresh`)."""
+def _start(s, m, V, node):
+    """Set the memory up to search ``node``; False when it has no solution at the root."""
     mode = s.sc[MODE]
     if mode == RUNNING and _same(node, s.node):
         return True
@@ -1137,7 +1130,7 @@ def _start(s, m, V, node, stable_first):
         s.sc[NASSUME] = 0
         if s.sc[QHEAD] < s.sc[TRAIL] and _propagate(s, m, V) >= 0:
             return False
-    elif not _fresh(s, m, V, node, stable_first):
+    elif not _fresh(s, m, V, node):
         s.sc[MODE] = EMPTY
         return False
     _assume(s, V, node)
@@ -1428,7 +1421,7 @@ def search(m, ws, stack, dirty, sp, ctrl, limit, stream, max_nodes, sols, nsol, 
             if ctrl[CTRL_WANT_WORK] != 0 and sp[0] >= 2:
                 return WORK_REQUESTED
             sp[0] -= 1
-            if not _start(s, m, V, stack[sp[0]], ctrl[CTRL_FIRST_MODE] != 0):
+            if not _start(s, m, V, stack[sp[0]]):
                 stats[STAT_NODES] += 1
                 stats[STAT_BACKTRACKS] += 1
                 continue
