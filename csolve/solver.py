@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from csolve.backends import Backend, GroupJob, SearchJob, get_backend
-from csolve.defaults import ESCALATE_AFTER, PROBE_NODES
+from csolve.defaults import PROBE_NODES, escalate_budget
 from csolve.engines import GENERIC, with_engine
 from csolve.errors import CsolveError, ExitCode, UnknownNameError
 from csolve.kernels import abi
@@ -68,8 +68,9 @@ class SolveOptions:
     #: every puzzle straight to the backend
     keep: int = 1
     backend_options: dict = field(default_factory=dict)
-    #: with ``engine`` None: nodes before a puzzle moves to the learning engine (0: never)
-    escalate_after: int = ESCALATE_AFTER
+    #: with ``engine`` None: nodes before a puzzle moves to the learning engine (0: never;
+    #: None: by the grid's size, :func:`csolve.defaults.escalate_budget`)
+    escalate_after: int | None = None
     #: nodes the batch kernel spends on a puzzle before a non-serial backend searches it
     probe_nodes: int = PROBE_NODES
 
@@ -156,7 +157,8 @@ class _Run:
         """Step 1 for every puzzle at once, then steps 2 and 3 for those that need them."""
         opts = self.options
         serial = self.backend.name == "serial"
-        escalate = opts.escalate_after if self.fallback is not None else 0
+        escalate = (escalate_budget(self.model.n_cells, opts.escalate_after)
+                    if self.fallback is not None else 0)
         # one puzzle goes straight to a sharing backend: its own probe (a lone search
         # before it shares) ends an easy one as soon, and the batch kernel is not loaded
         direct = opts.keep > 1 or (not serial and (_no_probe(opts) or len(self.puzzles) == 1))
@@ -324,7 +326,7 @@ def _fallback(model: Model, options: SolveOptions) -> Model | None:
     on; None when none should move: an engine was named, every solution or more than two
     are wanted (the depth-first search enumerates best: a puzzle with many solutions is no
     hard one), or the learning engine cannot search the model."""
-    if (options.engine is not None or options.escalate_after <= 0
+    if (options.engine is not None or options.escalate_after == 0
             or not 0 < options.limit <= 2 or model.engine == FALLBACK_ENGINE):
         return None
     try:

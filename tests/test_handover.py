@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from csolve.backends import all_backends
+from csolve.defaults import ESCALATE_AFTER, ESCALATE_AFTER_LARGE
 from csolve.solver import TAKEOVER_ONE_CORE, SolveOptions, Status, solve_one, solve_puzzles
 
 from .helpers import PUZZLES
@@ -138,3 +139,30 @@ def test_a_count_of_many_solutions_stays_with_depth_first_search(sudoku):
     assert (r.engine, r.backend, r.count, r.took_over_from) == ("sudoku9-bands", "serial",
                                                                 50_000, "")
     assert sudoku.validate(p, r.solutions[0]) == []
+
+
+@pytest.mark.parametrize("name, given, budget", [
+    ("9x9-hard.txt", None, ESCALATE_AFTER),
+    ("16x16.txt", None, ESCALATE_AFTER),
+    ("25x25.txt", None, ESCALATE_AFTER_LARGE),  # a node costs ~10x there
+    ("25x25.txt", ESCALATE_AFTER, ESCALATE_AFTER),  # a budget given is the budget
+    ("25x25.txt", 0, 0),  # never
+])
+def test_the_depth_first_budget_goes_by_the_grid_s_size(sudoku, monkeypatch, name, given,
+                                                         budget):
+    from csolve.backends.serial import SerialBackend
+
+    budgets = []
+    solve_group = SerialBackend.solve_group
+
+    def spy(self, job):
+        budgets.append(job.node_budget)
+        return solve_group(self, job)
+
+    monkeypatch.setattr(SerialBackend, "solve_group", spy)
+    path = PUZZLES / "sudoku" / name
+    puzzles = sudoku.parse(path.read_text(), str(path))
+    for r in solve_puzzles(sudoku, puzzles, SolveOptions(escalate_after=given)):
+        assert r.status is Status.SOLVED
+        assert sudoku.validate(r.puzzle, r.solutions[0]) == []
+    assert budgets == [budget]
