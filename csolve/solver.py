@@ -41,11 +41,11 @@ __all__ = ["End", "Result", "ResultBlock", "SolveOptions", "Stats", "Status", "s
 
 #: The engine a puzzle moves to when the model's own search gives up on it.
 FALLBACK_ENGINE = "learning"
-#: How the learning engine takes a puzzle over on one core: as searches that take turns on
-#: the calling thread and split the puzzle between them; split searches cut the heavy tail
-#: of its run times (benchmarks/bench_heavy_tail.py). The backend, its searches and its
-#: ``-O`` options.
-TAKEOVER_ONE_CORE: tuple[str, int, dict[str, str]] = ("interleave", 2, {})
+#: How the learning engine takes a puzzle over on one core: the backend, its searches and
+#: its ``-O`` options. One search keeps every conflict it learns from on the whole puzzle;
+#: searches that take turns and split the puzzle (``interleave``) each start afresh, and on
+#: one core lost more than they saved (benchmarks/bench_heavy_tail.py, ``--takeovers``).
+TAKEOVER_ONE_CORE: tuple[str, int, dict[str, str]] = ("serial", 1, {})
 
 
 class InvalidSolutionError(CsolveError):
@@ -276,7 +276,7 @@ class _Run:
     def _take_over(self, k: int, first: Result, timeout: float | None) -> Result:
         """Step 3: the learning engine searches puzzle ``k``, given up by the model's own
         search: on the user's workers when the backend shares a search between them, else
-        as interleaved searches on one core."""
+        as :data:`TAKEOVER_ONE_CORE` says."""
         assert self.fallback is not None
         model = self.fallback.with_init(self.inits[k])
         backend, workers = self.backend, max(1, self.options.workers)

@@ -80,25 +80,31 @@ def test_a_parallel_search_is_handed_over_once_the_workers_spent_the_budget(
     assert_handed_over_past_the_budget(sudoku, own, results)
 
 
-def test_on_one_core_the_learning_engine_takes_over_as_interleaved_searches(sudoku):
+def test_on_one_core_the_learning_engine_takes_over_as_one_search(sudoku):
     """Two of the bundled evil 16x16 puzzles need more than the default budget of
-    depth-first nodes; the searches that take them over share the work on one thread."""
-    backend, searches, _ = TAKEOVER_ONE_CORE
-    assert backend == "interleave" and searches >= 2
+    depth-first nodes; on one worker one learning search takes each over, the same search
+    as the engine's alone."""
+    backend, searches, options = TAKEOVER_ONE_CORE
+    assert (backend, searches, options) == ("serial", 1, {})
     path = PUZZLES / "sudoku" / "16x16-generated-evil.txt"
     puzzles = sudoku.parse(path.read_text(), str(path))
     moved = 0
     for p in puzzles:
-        # one worker; probe 0 makes the take-over share its search from the first node
-        r = solve_one(sudoku, p, SolveOptions(backend="interleave", workers=1,
-                                              backend_options={"probe": 0.0}))
-        assert (r.status, r.count) == (Status.SOLVED, 1)
-        assert sudoku.validate(p, r.solutions[0]) == []
-        if r.took_over_from:
-            moved += 1
-            assert r.engine == "learning" and len(r.stats.workers) == searches
-            assert sum(w["handed"] for w in r.stats.workers) > 0
-    assert moved == 2
+        alone = solve_one(sudoku, p, SolveOptions(engine="learning"))
+        for name in ("serial", "interleave"):  # one worker on a sharing backend too
+            r = solve_one(sudoku, p, SolveOptions(backend=name, workers=1,
+                                                  backend_options={"probe": 0.0}
+                                                  if name != "serial" else {}))
+            assert (r.status, r.count) == (Status.SOLVED, 1)
+            assert sudoku.validate(p, r.solutions[0]) == []
+            if r.took_over_from:
+                moved += 1
+                assert r.engine == "learning" and r.backend == "serial"
+                assert len(r.stats.workers) == 1
+                # the learning search from the root, as the engine searches alone
+                assert (r.stats.nodes, r.stats.backtracks) == (alone.stats.nodes,
+                                                               alone.stats.backtracks)
+    assert moved == 4
 
 
 def test_a_handed_over_uniqueness_check_is_exact(sudoku, evil, own):
