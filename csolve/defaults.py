@@ -11,9 +11,9 @@ import os
 ESCALATE_AFTER = 20_000
 
 #: The same on grids of :data:`LARGE_GRID_CELLS` cells or more (25x25 and up): a node costs
-#: about ten times a 9x9 one there, the shared 25x25 and 36x36 sets end within a handful
-#: of nodes, and the puzzles that need more (Frisch's minimal 25x25) need millions, so a
-#: larger budget only delays the hand-over (benchmarks/README.md, the heavy tail).
+#: far more there, the shared 25x25 and 36x36 sets end within a handful of nodes, and the
+#: puzzles that need more (Frisch's minimal 25x25) need millions, so a larger budget only
+#: delays the hand-over (benchmarks/README.md, the heavy tail).
 ESCALATE_AFTER_LARGE = 2_000
 LARGE_GRID_CELLS = 625
 
