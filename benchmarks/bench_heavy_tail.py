@@ -76,7 +76,8 @@ def run(sudoku, puzzles, backend: str, workers: int, engine: str | None, timeout
     if takeover:
         name, n, *items = takeover.split(":")
         options = dict(item.split("=", 1) for item in items)
-        escalate = int(options.pop("escalate", escalate))
+        if "escalate" in options:
+            escalate = int(options.pop("escalate"))
         plan = (name, int(n), options)
         label = f"{backend}, take-over {takeover}"
 
