@@ -3,6 +3,7 @@
     python benchmarks/bench_heavy_tail.py [--set 25x25-frisch-minimal-9.txt] [--transforms 8]
                                           [--timeout 10] [--engine learning]
                                           [--backends serial:1,locked-pool:2]
+                                          [--takeovers serial:1,interleave:2:escalate=2000]
                                           [--peer cadical195] [--json F]
     python benchmarks/bench_heavy_tail.py --conflicts 100000 [--transforms 8] [--json F]
 
@@ -16,6 +17,12 @@ median time (a run not solved counts as the time limit) and the puzzles solved a
 unit clauses, the same time limit), so csolve's tail is set against a peer's on the same
 puzzles rather than against the peer's luck on the puzzles as given. Every solution is
 validated. Reads ../shared/data (skips if absent).
+
+``--takeovers`` (with ``--engine auto``) adds a row per way the learning engine can take a
+puzzle over on one core, each ``name:workers[:key=value...]``: the backend and searches in
+place of ``csolve.solver.TAKEOVER_ONE_CORE``, its ``-O`` options, and ``escalate=N`` for
+the depth-first nodes before the hand-over (``serial:1``: one search; ``interleave:2``: two
+that take turns and split the puzzle). The rows share one sitting, and one peer row.
 
 ``--conflicts N`` measures the same runs by a count the machine's load cannot bend: one
 search of the ``learning`` engine per run (no depth-first start, no interleaving) for at most
@@ -59,15 +66,37 @@ def transformed(sudoku, puzzle, k: int):
 
 
 def run(sudoku, puzzles, backend: str, workers: int, engine: str | None, timeout: float,
-        transforms: int) -> dict:
+        transforms: int, takeover: str = "") -> dict:
+    """One row: every run solved by ``backend`` on ``workers``; ``takeover``
+    (``name:workers[:key=value...]``) replaces the default one-core take-over by the
+    learning engine, where ``escalate=N`` sets the depth-first nodes before it."""
+    from csolve import solver
+
+    escalate = SolveOptions().escalate_after
+    label = backend
+    plan = solver.TAKEOVER_ONE_CORE
+    if takeover:
+        name, n, *items = takeover.split(":")
+        options = dict(item.split("=", 1) for item in items)
+        if "escalate" in options:
+            escalate = int(options.pop("escalate"))
+        plan = (name, int(n), options)
+        label = f"{backend}, take-over {takeover}"
+
     def solve(q):
-        t = time.perf_counter()
-        r = solve_one(sudoku, q, SolveOptions(backend=backend, workers=workers,
-                                                 timeout=timeout, engine=engine))
-        dt = time.perf_counter() - t
+        saved = solver.TAKEOVER_ONE_CORE
+        solver.TAKEOVER_ONE_CORE = plan
+        try:
+            t = time.perf_counter()
+            r = solve_one(sudoku, q, SolveOptions(backend=backend, workers=workers,
+                                                     timeout=timeout, engine=engine,
+                                                     escalate_after=escalate))
+            dt = time.perf_counter() - t
+        finally:
+            solver.TAKEOVER_ONE_CORE = saved
         return (r.solutions[0], dt) if r.status is Status.SOLVED else (None, dt)
 
-    return _runs(sudoku, puzzles, transforms, timeout, solve, backend, workers)
+    return _runs(sudoku, puzzles, transforms, timeout, solve, label, workers)
 
 
 def run_capped(sudoku, puzzles, cap: int, transforms: int) -> dict:
@@ -182,6 +211,10 @@ def main() -> int:
                     help="csolve engine; auto: the default choice, as the CLI makes it")
     ap.add_argument("--backends", default="serial:1,locked-pool:2",
                     help="comma-separated name:workers")
+    ap.add_argument("--takeovers", default="",
+                    help="with --engine auto: one row per one-core take-over, each "
+                         "name:workers[:key=value...] (backend options, and escalate=N "
+                         "for the depth-first nodes first), after the --backends rows")
     ap.add_argument("--peer", default="",
                     help="also solve the runs with this python-sat solver (e.g. cadical195)")
     ap.add_argument("--conflicts", type=int, default=0,
@@ -203,6 +236,9 @@ def main() -> int:
         name, _, workers = spec.partition(":")
         rows.append(run(sudoku, puzzles, name, int(workers or 1), engine, args.timeout,
                         args.transforms))
+    for spec in (b for b in args.takeovers.split(",") if b):
+        rows.append(run(sudoku, puzzles, "serial", 1, engine, args.timeout, args.transforms,
+                        spec))
     if args.peer:
         rows.append(run_peer(sudoku, puzzles, args.peer, args.timeout, args.transforms))
     from rich.console import Console

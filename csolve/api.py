@@ -16,7 +16,7 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from csolve.defaults import ESCALATE_AFTER, cores
+from csolve.defaults import cores
 from csolve.errors import PuzzleInputError, UnknownNameError
 
 if TYPE_CHECKING:
@@ -142,7 +142,7 @@ class Solver:
                  limit: int | None = None, count: bool = False, timeout: float | None = None,
                  engine: str | None = None, rules: Sequence[str] | str | None = None,
                  tactics: Sequence[str] | str | None = None,
-                 escalate_after: int = ESCALATE_AFTER, format: str | None = None,
+                 escalate_after: int | None = None, format: str | None = None,
                  box: str | None = None, **backend_options: Any) -> None:
         from csolve.backends import get_backend
         from csolve.solver import SolveOptions

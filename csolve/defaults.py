@@ -10,6 +10,21 @@ import os
 #: needs, a fraction of a second of depth-first search.
 ESCALATE_AFTER = 20_000
 
+#: The same on grids of :data:`LARGE_GRID_CELLS` cells or more (25x25 and up): a node costs
+#: far more there, the shared 25x25 and 36x36 sets end within a handful of nodes, and the
+#: puzzles that need more (Frisch's minimal 25x25) need millions, so a larger budget only
+#: delays the hand-over (benchmarks/README.md, the heavy tail).
+ESCALATE_AFTER_LARGE = 2_000
+LARGE_GRID_CELLS = 625
+
+
+def escalate_budget(n_cells: int, escalate_after: int | None = None) -> int:
+    """Depth-first nodes before a puzzle of ``n_cells`` cells moves to the learning engine:
+    ``escalate_after`` when given, else the default for its size."""
+    if escalate_after is not None:
+        return escalate_after
+    return ESCALATE_AFTER_LARGE if n_cells >= LARGE_GRID_CELLS else ESCALATE_AFTER
+
 #: Nodes the batch kernel spends on each puzzle of a file before a backend other than
 #: ``serial`` searches it on its workers: most puzzles end well within it, and sharing a
 #: search between workers costs more than such a puzzle's whole search.

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from csolve.backends import Backend, GroupJob, SearchJob, get_backend
-from csolve.defaults import ESCALATE_AFTER, PROBE_NODES
+from csolve.defaults import PROBE_NODES, escalate_budget
 from csolve.engines import GENERIC, with_engine
 from csolve.errors import CsolveError, ExitCode, UnknownNameError
 from csolve.kernels import abi
@@ -41,10 +41,11 @@ __all__ = ["End", "Result", "ResultBlock", "SolveOptions", "Stats", "Status", "s
 
 #: The engine a puzzle moves to when the model's own search gives up on it.
 FALLBACK_ENGINE = "learning"
-#: How the learning engine takes a puzzle over on one core: as searches that take turns on
-#: the calling thread and split the puzzle between them; split searches cut the heavy tail
-#: of its run times (benchmarks/bench_heavy_tail.py).
-TAKEOVER_ONE_CORE = ("interleave", 2)
+#: How the learning engine takes a puzzle over on one core: the backend, its searches and
+#: its ``-O`` options. One search keeps every conflict it learns from on the whole puzzle;
+#: searches that take turns and split the puzzle (``interleave``) each start afresh, and on
+#: one core lost more than they saved (benchmarks/bench_heavy_tail.py, ``--takeovers``).
+TAKEOVER_ONE_CORE: tuple[str, int, dict[str, str]] = ("serial", 1, {})
 
 
 class InvalidSolutionError(CsolveError):
@@ -67,8 +68,9 @@ class SolveOptions:
     #: every puzzle straight to the backend
     keep: int = 1
     backend_options: dict = field(default_factory=dict)
-    #: with ``engine`` None: nodes before a puzzle moves to the learning engine (0: never)
-    escalate_after: int = ESCALATE_AFTER
+    #: with ``engine`` None: nodes before a puzzle moves to the learning engine (0: never;
+    #: None: by the grid's size, :func:`csolve.defaults.escalate_budget`)
+    escalate_after: int | None = None
     #: nodes the batch kernel spends on a puzzle before a non-serial backend searches it
     probe_nodes: int = PROBE_NODES
 
@@ -155,7 +157,8 @@ class _Run:
         """Step 1 for every puzzle at once, then steps 2 and 3 for those that need them."""
         opts = self.options
         serial = self.backend.name == "serial"
-        escalate = opts.escalate_after if self.fallback is not None else 0
+        escalate = (escalate_budget(self.model.n_cells, opts.escalate_after)
+                    if self.fallback is not None else 0)
         # one puzzle goes straight to a sharing backend: its own probe (a lone search
         # before it shares) ends an easy one as soon, and the batch kernel is not loaded
         direct = opts.keep > 1 or (not serial and (_no_probe(opts) or len(self.puzzles) == 1))
@@ -238,8 +241,10 @@ class _Run:
 
     def _search(self, puzzle: Puzzle, model: Model, timeout: float | None, node_budget: int,
                 stream: Callable[[Any], None] | None, backend: Backend | None = None,
-                workers: int | None = None) -> tuple[Result, End]:
-        """Step 2 (or 3): one puzzle searched by a backend; its result and why it ended."""
+                workers: int | None = None, backend_options: dict | None = None
+                ) -> tuple[Result, End]:
+        """Step 2 (or 3): one puzzle searched by a backend; its result and why it ended.
+        ``backend_options``: the backend's options where the user's name none."""
         opts = self.options
         backend = backend or self.backend
         workers = workers or max(1, opts.workers)
@@ -253,8 +258,9 @@ class _Run:
         job = SearchJob(model=model, kernels=kernels, limit=opts.limit, keep=opts.keep,
                         on_solution=on_masks, workers=workers,
                         deadline=t0 + timeout if timeout else None, ctrl=self.ctrl,
-                        options={k: v for k, v in opts.backend_options.items()
-                                 if k in backend.options},  # a take-over's backend differs
+                        options={**(backend_options or {}),  # a take-over's backend differs
+                                 **{k: v for k, v in opts.backend_options.items()
+                                    if k in backend.options}},
                         node_budget=node_budget)
         outcome = backend.solve(job)
         seconds = time.monotonic() - t0
@@ -270,14 +276,17 @@ class _Run:
     def _take_over(self, k: int, first: Result, timeout: float | None) -> Result:
         """Step 3: the learning engine searches puzzle ``k``, given up by the model's own
         search: on the user's workers when the backend shares a search between them, else
-        as interleaved searches on one core."""
+        as :data:`TAKEOVER_ONE_CORE` says."""
         assert self.fallback is not None
         model = self.fallback.with_init(self.inits[k])
         backend, workers = self.backend, max(1, self.options.workers)
+        defaults: dict[str, str] = {}
         if workers <= 1 or not backend.parallel:
-            name, workers = TAKEOVER_ONE_CORE
+            name, workers, defaults = TAKEOVER_ONE_CORE
             backend = get_backend(name)
-        second, _ = self._search(self.puzzles[k], model, timeout, 0, None, backend, workers)
+            defaults = backend.check_options(defaults)
+        second, _ = self._search(self.puzzles[k], model, timeout, 0, None, backend, workers,
+                                 defaults)
         return replace(_after(first, second), took_over_from=first.engine)
 
 
@@ -317,7 +326,7 @@ def _fallback(model: Model, options: SolveOptions) -> Model | None:
     on; None when none should move: an engine was named, every solution or more than two
     are wanted (the depth-first search enumerates best: a puzzle with many solutions is no
     hard one), or the learning engine cannot search the model."""
-    if (options.engine is not None or options.escalate_after <= 0
+    if (options.engine is not None or options.escalate_after == 0
             or not 0 < options.limit <= 2 or model.engine == FALLBACK_ENGINE):
         return None
     try:

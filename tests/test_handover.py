@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from csolve.backends import all_backends
+from csolve.defaults import ESCALATE_AFTER, ESCALATE_AFTER_LARGE
 from csolve.solver import TAKEOVER_ONE_CORE, SolveOptions, Status, solve_one, solve_puzzles
 
 from .helpers import PUZZLES
@@ -79,25 +80,31 @@ def test_a_parallel_search_is_handed_over_once_the_workers_spent_the_budget(
     assert_handed_over_past_the_budget(sudoku, own, results)
 
 
-def test_on_one_core_the_learning_engine_takes_over_as_interleaved_searches(sudoku):
+def test_on_one_core_the_learning_engine_takes_over_as_one_search(sudoku):
     """Two of the bundled evil 16x16 puzzles need more than the default budget of
-    depth-first nodes; the searches that take them over share the work on one thread."""
-    backend, searches = TAKEOVER_ONE_CORE
-    assert backend == "interleave" and searches >= 2
+    depth-first nodes; on one worker one learning search takes each over, the same search
+    as the engine's alone."""
+    backend, searches, options = TAKEOVER_ONE_CORE
+    assert (backend, searches, options) == ("serial", 1, {})
     path = PUZZLES / "sudoku" / "16x16-generated-evil.txt"
     puzzles = sudoku.parse(path.read_text(), str(path))
     moved = 0
     for p in puzzles:
-        # one worker; probe 0 makes the take-over share its search from the first node
-        r = solve_one(sudoku, p, SolveOptions(backend="interleave", workers=1,
-                                              backend_options={"probe": 0.0}))
-        assert (r.status, r.count) == (Status.SOLVED, 1)
-        assert sudoku.validate(p, r.solutions[0]) == []
-        if r.took_over_from:
-            moved += 1
-            assert r.engine == "learning" and len(r.stats.workers) == searches
-            assert sum(w["handed"] for w in r.stats.workers) > 0
-    assert moved == 2
+        alone = solve_one(sudoku, p, SolveOptions(engine="learning"))
+        for name in ("serial", "interleave"):  # one worker on a sharing backend too
+            r = solve_one(sudoku, p, SolveOptions(backend=name, workers=1,
+                                                  backend_options={"probe": 0.0}
+                                                  if name != "serial" else {}))
+            assert (r.status, r.count) == (Status.SOLVED, 1)
+            assert sudoku.validate(p, r.solutions[0]) == []
+            if r.took_over_from:
+                moved += 1
+                assert r.engine == "learning" and r.backend == "serial"
+                assert len(r.stats.workers) == 1
+                # the learning search from the root, as the engine searches alone
+                assert (r.stats.nodes, r.stats.backtracks) == (alone.stats.nodes,
+                                                               alone.stats.backtracks)
+    assert moved == 4
 
 
 def test_a_handed_over_uniqueness_check_is_exact(sudoku, evil, own):
@@ -138,3 +145,30 @@ def test_a_count_of_many_solutions_stays_with_depth_first_search(sudoku):
     assert (r.engine, r.backend, r.count, r.took_over_from) == ("sudoku9-bands", "serial",
                                                                 50_000, "")
     assert sudoku.validate(p, r.solutions[0]) == []
+
+
+@pytest.mark.parametrize("name, given, budget", [
+    ("9x9-hard.txt", None, ESCALATE_AFTER),
+    ("16x16.txt", None, ESCALATE_AFTER),
+    ("25x25.txt", None, ESCALATE_AFTER_LARGE),  # a node costs ~10x there
+    ("25x25.txt", ESCALATE_AFTER, ESCALATE_AFTER),  # a budget given is the budget
+    ("25x25.txt", 0, 0),  # never
+])
+def test_the_depth_first_budget_goes_by_the_grid_s_size(sudoku, monkeypatch, name, given,
+                                                         budget):
+    from csolve.backends.serial import SerialBackend
+
+    budgets = []
+    solve_group = SerialBackend.solve_group
+
+    def spy(self, job):
+        budgets.append(job.node_budget)
+        return solve_group(self, job)
+
+    monkeypatch.setattr(SerialBackend, "solve_group", spy)
+    path = PUZZLES / "sudoku" / name
+    puzzles = sudoku.parse(path.read_text(), str(path))
+    for r in solve_puzzles(sudoku, puzzles, SolveOptions(escalate_after=given)):
+        assert r.status is Status.SOLVED
+        assert sudoku.validate(r.puzzle, r.solutions[0]) == []
+    assert budgets == [budget]

@@ -2,15 +2,13 @@
 
 A clause-learning search's run time on a hard puzzle is heavy-tailed: one unlucky start can
 take minutes where another takes a second. Two workers that split the puzzle between them
-cut that tail, and not only because they use two cores (``benchmarks/bench_heavy_tail.py``
-pinned to one core: of 64 runs of Frisch's 25x25 puzzles within 10 s, two interleaved
-searches solve 53-55 at a median of 1.68-1.95 s, one search 48-53 at 1.82-1.92 s; with the
-engine's earlier decisions by activity, 51-54 against 45). This backend gets that on one
-core without threads: N searches, each with its own stack (and the learning engine's own
-clauses), run in turn for short slices in the calling thread; a search that runs out of
-nodes gets the bottom half of a busy one's stack, which the learning engine first cuts in
-two when it holds a single node. Counting, ``--all``, limits, time-outs, Ctrl-C and node
-budgets behave as on every backend.
+cut that tail, and not only because they use two cores. This backend splits on one core
+without threads (whether that beats one search there depends on the engine and the puzzles:
+``benchmarks/bench_heavy_tail.py --takeovers`` measures it): N searches, each with its own
+stack (and the learning engine's own clauses), run in turn for short slices in the calling
+thread; a search that runs out of nodes gets the bottom half of a busy one's stack, which
+the learning engine first cuts in two when it holds a single node. Counting, ``--all``,
+limits, time-outs, Ctrl-C and node budgets behave as on every backend.
 """
 
 from __future__ import annotations

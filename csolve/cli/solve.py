@@ -17,7 +17,7 @@ from csolve.cli.common import (
     PuzzleArg,
     default_output,
 )
-from csolve.defaults import ESCALATE_AFTER
+from csolve.defaults import ESCALATE_AFTER, ESCALATE_AFTER_LARGE, LARGE_GRID_CELLS
 
 #: the largest count or node budget an option takes (the kernels count in 64-bit integers)
 MAX_COUNT = 2**62
@@ -33,7 +33,8 @@ _BACKEND = ("Search backend: serial (the default), locked-pool, coarse-lock, mes
 Wait = StrEnum("Wait", [("spin", "spin"), ("yield", "yield"), ("condvar", "condvar")])
 _RULES = "Propagation rules, comma-separated, in the order they are tried (see list-rules)."
 _ESCALATE = ("Nodes the puzzle's own search spends before a hard puzzle moves to the "
-             "learning engine (0: never).")
+             f"learning engine (0: never; default: {ESCALATE_AFTER:,}, or "
+             f"{ESCALATE_AFTER_LARGE:,} on grids of {LARGE_GRID_CELLS} cells or more).")
 _ENGINE = ("Search engine (see list-engines): dfs is the generic search over the rules; "
            "default: the puzzle's own choice.")
 
@@ -69,8 +70,8 @@ def solve(
     explain: Annotated[bool, typer.Option("--explain",
                                           help="Print the solve step by step.")] = False,
     engine: Annotated[str | None, typer.Option(help=_ENGINE)] = None,
-    escalate_after: Annotated[int, typer.Option(min=0, max=MAX_COUNT, help=_ESCALATE)
-                              ] = ESCALATE_AFTER,
+    escalate_after: Annotated[int | None, typer.Option(min=0, max=MAX_COUNT, help=_ESCALATE,
+                                                       show_default=False)] = None,
     wait: Annotated[Wait | None, typer.Option(help=_WAIT)] = None,
     option: Annotated[list[str] | None, typer.Option(
         "--option", "-O", help="Backend option KEY=VALUE (e.g. k=30, probe=0).")] = None,
