@@ -221,6 +221,8 @@ def main() -> int:
                     help="instead: one learning search per run, at most this many conflicts")
     ap.add_argument("--json", help="write the rows to this file")
     args = ap.parse_args()
+    if args.takeovers and args.engine != "auto":
+        ap.error("--takeovers needs --engine auto (a named engine is never taken over)")
     path = DATA / args.set
     if not path.exists():
         print(f"shared data not found at {path}; nothing to measure")

@@ -134,8 +134,9 @@ class Solver:
     number to count up to (default: all); ``timeout`` is seconds per puzzle; ``engine``,
     ``rules`` and ``tactics`` choose the search (see ``csolve list-engines``,
     ``list-rules``, ``list-tactics``); ``format`` forces an input format and ``box`` a box
-    shape ("2x3"); other keyword arguments are the backend's options (``csolve
-    list-backends``).
+    shape ("2x3"); ``escalate_after`` is the depth-first nodes before the learning engine
+    takes a hard puzzle over (None: by the grid's size, as ``csolve solve`` does; 0: never);
+    other keyword arguments are the backend's options (``csolve list-backends``).
     """
 
     def __init__(self, kind: str | PuzzleType, *, backend: str = "serial", workers: int = 0,
@@ -159,6 +160,9 @@ class Solver:
             raise UnknownNameError(f"limit must be 0 or more, got {limit}")
         if timeout is not None and timeout < 0:
             raise UnknownNameError(f"timeout must be 0 (none) or more seconds, got {timeout}")
+        if escalate_after is not None and escalate_after < 0:
+            raise UnknownNameError("escalate_after must be 0 (never) or more nodes, got "
+                                   f"{escalate_after}")
         rule_names = self._rules(_names(rules), _names(tactics), engine)
         mode_limit = (limit or 0) if count else (limit or 1)
         self.options: SolveOptions = SolveOptions(

@@ -241,7 +241,7 @@ class _Run:
 
     def _search(self, puzzle: Puzzle, model: Model, timeout: float | None, node_budget: int,
                 stream: Callable[[Any], None] | None, backend: Backend | None = None,
-                workers: int | None = None, backend_options: dict | None = None
+                workers: int | None = None, backend_options: dict[str, object] | None = None
                 ) -> tuple[Result, End]:
         """Step 2 (or 3): one puzzle searched by a backend; its result and why it ended.
         ``backend_options``: the backend's options where the user's name none."""
@@ -280,11 +280,11 @@ class _Run:
         assert self.fallback is not None
         model = self.fallback.with_init(self.inits[k])
         backend, workers = self.backend, max(1, self.options.workers)
-        defaults: dict[str, str] = {}
+        defaults: dict[str, object] = {}
         if workers <= 1 or not backend.parallel:
-            name, workers, defaults = TAKEOVER_ONE_CORE
+            name, workers, given = TAKEOVER_ONE_CORE
             backend = get_backend(name)
-            defaults = backend.check_options(defaults)
+            defaults = backend.check_options(given)
         second, _ = self._search(self.puzzles[k], model, timeout, 0, None, backend, workers,
                                  defaults)
         return replace(_after(first, second), took_over_from=first.engine)

@@ -150,7 +150,7 @@ def test_a_count_of_many_solutions_stays_with_depth_first_search(sudoku):
 @pytest.mark.parametrize("name, given, budget", [
     ("9x9-hard.txt", None, ESCALATE_AFTER),
     ("16x16.txt", None, ESCALATE_AFTER),
-    ("25x25.txt", None, ESCALATE_AFTER_LARGE),  # a node costs ~10x there
+    ("25x25.txt", None, ESCALATE_AFTER_LARGE),  # a node costs far more there
     ("25x25.txt", ESCALATE_AFTER, ESCALATE_AFTER),  # a budget given is the budget
     ("25x25.txt", 0, 0),  # never
 ])
@@ -172,3 +172,12 @@ def test_the_depth_first_budget_goes_by_the_grid_s_size(sudoku, monkeypatch, nam
         assert r.status is Status.SOLVED
         assert sudoku.validate(r.puzzle, r.solutions[0]) == []
     assert budgets == [budget]
+
+
+def test_a_negative_depth_first_budget_is_refused():
+    """0 means "never hand over"; below that is a mistake, said as for limit and timeout."""
+    import csolve
+    from csolve.errors import UnknownNameError
+
+    with pytest.raises(UnknownNameError, match="escalate_after must be 0"):
+        csolve.Solver("sudoku", escalate_after=-1)

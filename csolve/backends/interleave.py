@@ -2,8 +2,8 @@
 
 A clause-learning search's run time on a hard puzzle is heavy-tailed: one unlucky start can
 take minutes where another takes a second. Two workers that split the puzzle between them
-cut that tail, and not only because they use two cores. This backend splits on one core
-without threads (whether that beats one search there depends on the engine and the puzzles:
+cut that tail. This backend splits on one core without threads (whether that beats one
+search there depends on the engine and the puzzles - on Frisch's 25x25 puzzles it does not:
 ``benchmarks/bench_heavy_tail.py --takeovers`` measures it): N searches, each with its own
 stack (and the learning engine's own clauses), run in turn for short slices in the calling
 thread; a search that runs out of nodes gets the bottom half of a busy one's stack, which

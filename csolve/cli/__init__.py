@@ -128,7 +128,8 @@ def _one_line(e, mod) -> str:
 
 
 def run() -> None:
-    """The ``csolve`` program: :func:`main`, then a quick exit.
+    """The ``csolve`` program: :func:`main` (with a collector that runs less often,
+    :func:`fewer_collections`), then a quick exit.
 
     Once a command is done, tearing the interpreter down (freeing the thousand-odd modules
     numpy, numba and llvmlite bring, one by one) takes longer than many commands. So, with the
