@@ -19,8 +19,8 @@ puzzles rather than against the peer's luck on the puzzles as given. Every solut
 validated. Reads ../shared/data (skips if absent).
 
 ``--takeovers`` (with ``--engine auto``) adds a row per way the learning engine can take a
-puzzle over on one core, each ``name:workers[:key=value...]``: the backend and searches in
-place of ``csolve.solver.TAKEOVER_ONE_CORE``, its ``-O`` options, and ``escalate=N`` for
+puzzle over on one core, each ``name:workers[:key=value...]``: the backend and searches
+(``SolveOptions.takeover``), its ``-O`` options, and ``escalate=N`` for
 the depth-first nodes before the hand-over (``serial:1``: one search; ``interleave:2``: two
 that take turns and split the puzzle). The rows share one sitting, and one peer row.
 
@@ -70,11 +70,7 @@ def run(sudoku, puzzles, backend: str, workers: int, engine: str | None, timeout
     """One row: every run solved by ``backend`` on ``workers``; ``takeover``
     (``name:workers[:key=value...]``) replaces the default one-core take-over by the
     learning engine, where ``escalate=N`` sets the depth-first nodes before it."""
-    from csolve import solver
-
-    escalate = SolveOptions().escalate_after
-    label = backend
-    plan = solver.TAKEOVER_ONE_CORE
+    escalate, plan, label = None, None, backend  # None: the defaults
     if takeover:
         name, n, *items = takeover.split(":")
         options = dict(item.split("=", 1) for item in items)
@@ -84,16 +80,11 @@ def run(sudoku, puzzles, backend: str, workers: int, engine: str | None, timeout
         label = f"{backend}, take-over {takeover}"
 
     def solve(q):
-        saved = solver.TAKEOVER_ONE_CORE
-        solver.TAKEOVER_ONE_CORE = plan
-        try:
-            t = time.perf_counter()
-            r = solve_one(sudoku, q, SolveOptions(backend=backend, workers=workers,
-                                                     timeout=timeout, engine=engine,
-                                                     escalate_after=escalate))
-            dt = time.perf_counter() - t
-        finally:
-            solver.TAKEOVER_ONE_CORE = saved
+        t = time.perf_counter()
+        r = solve_one(sudoku, q, SolveOptions(backend=backend, workers=workers,
+                                                 timeout=timeout, engine=engine,
+                                                 escalate_after=escalate, takeover=plan))
+        dt = time.perf_counter() - t
         return (r.solutions[0], dt) if r.status is Status.SOLVED else (None, dt)
 
     return _runs(sudoku, puzzles, transforms, timeout, solve, label, workers)

@@ -131,14 +131,19 @@ def command_bound(rest_s: float, serial_search_s: float, workers: int = 2) -> fl
     return (rest_s + serial_search_s) / (rest_s + serial_search_s / workers)
 
 
-def print_bound(console: Console, serial: dict) -> None:
+def rest_for(target: float, serial_search_s: float, workers: int = 2) -> float:
+    """The rest at which :func:`command_bound` equals ``target``: the most start-up a
+    ``target``-times-faster command can afford at this search."""
+    return serial_search_s * (1 - target / workers) / (target - 1)
+
+
+def print_bound(console: Console, serial: dict, target: float = 1.8) -> None:
     """What the serial run's own rest allows the two-worker command at best, and the rest
-    that a 1.8x command would need at this search."""
+    that a ``target``-times-faster command would need at this search."""
     s, rest = serial["search_s"], serial["rest_s"]
-    need = (s - 1.8 * s / 2) / 0.8  # rest where (rest + s) / (rest + s / 2) = 1.8
     console.print(f"with serial's rest of {rest:.2f} s and a search exactly 2x faster, the "
-                  f"command would be {command_bound(rest, s):.2f}x; 1.8x needs a rest of "
-                  f"{need:.2f} s or less at this search")
+                  f"command would be {command_bound(rest, s):.2f}x; {target}x needs a rest of "
+                  f"{rest_for(target, s):.2f} s or less at this search")
 
 
 def main() -> None:

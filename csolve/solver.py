@@ -73,6 +73,9 @@ class SolveOptions:
     escalate_after: int | None = None
     #: nodes the batch kernel spends on a puzzle before a non-serial backend searches it
     probe_nodes: int = PROBE_NODES
+    #: with one worker: how the learning engine takes a puzzle over, as (backend, searches,
+    #: its options); None: :data:`TAKEOVER_ONE_CORE`
+    takeover: tuple[str, int, dict[str, str]] | None = None
 
 
 def solve_puzzles(ptype: PuzzleType, puzzles: Sequence[Puzzle],
@@ -276,13 +279,13 @@ class _Run:
     def _take_over(self, k: int, first: Result, timeout: float | None) -> Result:
         """Step 3: the learning engine searches puzzle ``k``, given up by the model's own
         search: on the user's workers when the backend shares a search between them, else
-        as :data:`TAKEOVER_ONE_CORE` says."""
+        as ``SolveOptions.takeover`` (by default :data:`TAKEOVER_ONE_CORE`) says."""
         assert self.fallback is not None
         model = self.fallback.with_init(self.inits[k])
         backend, workers = self.backend, max(1, self.options.workers)
         defaults: dict[str, object] = {}
         if workers <= 1 or not backend.parallel:
-            name, workers, given = TAKEOVER_ONE_CORE
+            name, workers, given = self.options.takeover or TAKEOVER_ONE_CORE
             backend = get_backend(name)
             defaults = backend.check_options(given)
         second, _ = self._search(self.puzzles[k], model, timeout, 0, None, backend, workers,

@@ -181,3 +181,18 @@ def test_a_negative_depth_first_budget_is_refused():
 
     with pytest.raises(UnknownNameError, match="escalate_after must be 0"):
         csolve.Solver("sudoku", escalate_after=-1)
+
+
+def test_the_one_core_take_over_can_be_chosen(sudoku):
+    """``SolveOptions.takeover`` names another way to take a puzzle over on one core (what
+    benchmarks/bench_heavy_tail.py --takeovers compares): here two interleaved searches."""
+    path = PUZZLES / "sudoku" / "16x16-generated-evil.txt"
+    moved = 0
+    for p in sudoku.parse(path.read_text(), str(path)):
+        r = solve_one(sudoku, p, SolveOptions(takeover=("interleave", 2, {"probe": "0"})))
+        assert (r.status, r.count) == (Status.SOLVED, 1)
+        assert sudoku.validate(p, r.solutions[0]) == []
+        if r.took_over_from:
+            moved += 1
+            assert (r.engine, r.backend, len(r.stats.workers)) == ("learning", "interleave", 2)
+    assert moved == 2
