@@ -67,6 +67,33 @@ def test_shrunk_clauses_lose_no_solution(sudoku):
     assert state.ws.scratch_i64[SHRUNK] > 0
 
 
+def test_subsumed_clauses_are_retired_and_lose_no_solution(sudoku):
+    """A 25x25 with two givens fewer (81 solutions, thousands of conflicts): newer learned
+    clauses retire older ones they subsume, reductions drop them, and the count stays
+    exact (the depth-first search's): a clause retired while it was still a reason would
+    cut solutions off or repeat them."""
+    from csolve.kernels.learning import REDUCES, SUBSUMED
+    from csolve.search import SearchState, new_ctrl
+
+    path = PUZZLES / "sudoku" / "25x25-generated.txt"
+    p = sudoku.parse(path.read_text(), str(path))[0]
+    data = p.data.copy()
+    data[np.random.default_rng(1).permutation(np.flatnonzero(data))[:2]] = 0
+    (p,) = parse(sudoku, " ".join(str(int(v)) for v in data))
+    state = SearchState(with_engine(sudoku.model(p), LEARNING))
+    state.push_root()
+    ctrl, found = new_ctrl(), set()
+    while state.size:
+        state.run(ctrl, 0, True, 1 << 16)
+        for s in state.found_solutions():
+            solution = sudoku.decode(p, s)
+            assert sudoku.validate(p, solution) == []
+            found.add(np.asarray(solution).tobytes())
+    scratch = state.ws.scratch_i64
+    assert scratch[SUBSUMED] > 0 and scratch[REDUCES] > 0
+    assert len(found) == 81  # as the depth-first search counts them
+
+
 @pytest.mark.parametrize("max_nodes,stack_capacity", [(1, 2), (3, 4), (200, 90)])
 def test_budgets_and_small_stacks_lose_nothing(sudoku, max_nodes, stack_capacity):
     (p,) = parse(sudoku, MANY)

@@ -28,6 +28,8 @@ engine learns a clause from every contradiction, the way SAT solvers do:
                used in an analysis lives on (through two reductions at glue <= 6), and of
                the rest the three quarters of highest glue go; a used clause's glue is
                recomputed and only ever lowered
+    subsume:   a new clause is checked against the latest learned ones, and those it
+               subsumes (every literal of it is in them) go, as CaDiCaL's eager subsumption
 
 The problem's clauses are never stored: "one value per cell" and "each value once per
 group" are the model's masks, updated with the assignment; only learned clauses live in the
@@ -86,6 +88,7 @@ NO_CONFLICT, TARGET_N, BEST_N, STABLE, SWITCH_AT, SWITCH_LEN, RESTART_AT, LUBY_U
     17, 18, 19, 20, 21, 22, 23, 24, 25)
 REPHASE_AT, REPHASES = 26, 27
 SHRUNK = 28  # literals that shrinking took out of learned clauses
+SUBSUMED = 29  # learned clauses that a newer one subsumed, and that went
 SC_SIZE = 32
 
 # MODE: what the memory holds
@@ -102,6 +105,7 @@ REDUCE_PERCENT = 75  # of the clauses neither kept nor used lately, the share a 
 SWITCH_FIRST = 1000  # conflicts in the first focused mode; each mode after lasts twice as long
 LUBY_UNIT = 1024  # conflicts per unit of the stable mode's restart sequence
 REPHASE_STEP = 1000
+EAGER_SUBSUME = 100  # how many of the latest learned clauses a new one is checked against
 
 State = namedtuple("State", [
     "sc", "assign", "level", "rkind", "rdata", "trail", "trail_lim", "act", "heap", "hpos",
@@ -513,6 +517,13 @@ def _propagate_watches(s, m, V, lit):
             continue
         ci = w >> 1
         st = s.cl_start[ci]
+        if st < 0:  # a subsumed clause: drop the watch
+            if prev < 0:
+                s.w_head[lit] = nxt
+            else:
+                s.w_next[prev] = nxt
+            w = nxt
+            continue
         if ar[st] == lit:  # keep the false watch second
             ar[st] = ar[st + 1]
             ar[st + 1] = lit
@@ -960,7 +971,8 @@ def _reduce(s, everything):
     keys = s.cl_map
     count = 0
     for ci in range(nc):
-        if locked[ci] == 0 and s.cl_lbd[ci] > TIER1 and s.cl_used[ci] == 0:
+        if (locked[ci] == 0 and s.cl_lbd[ci] > TIER1 and s.cl_used[ci] == 0
+                and s.cl_start[ci] >= 0):
             keys[count] = (s.cl_lbd[ci] << 32) + s.cl_size[ci]
             count += 1
     drop = count * REDUCE_PERCENT // 100
@@ -975,7 +987,9 @@ def _reduce(s, everything):
     for ci in range(nc):
         keep = locked[ci] != 0
         used = s.cl_used[ci]
-        if not keep and not everything:
+        if s.cl_start[ci] < 0:  # subsumed: goes (never a reason)
+            keep = False
+        elif not keep and not everything:
             lbd = s.cl_lbd[ci]
             if lbd <= TIER1 or used > 0:
                 keep = True
@@ -1158,6 +1172,7 @@ def _learn(s, m, V, confl):
     else:
         ci = _add_clause(s, n, lbd)
         _assign_lit(s, m, V, lit, LEARNT, ci)
+        _subsume_latest(s, n, ci)
     # activities decay by 0.95 in stable mode, by 0.75 in focused mode (recent conflicts rule)
     s.sc[VAR_INC] += s.sc[VAR_INC] // (19 if s.sc[STABLE] != 0 else 3)
     if s.sc[VAR_INC] > ACT_LIMIT:
@@ -1168,6 +1183,37 @@ def _learn(s, m, V, confl):
     s.sc[SINCE] += 1
     if s.sc[CONFLICTS] >= s.sc[NEXT_REDUCE]:
         _reduce(s, False)
+
+
+@kernel
+def _subsume_latest(s, n, ci):
+    """Retire the latest learned clauses that the new one (``s.toclear[:n]``, clause ``ci``)
+    subsumes (as CaDiCaL's eager subsumption): on Sudoku a run of conflicts under the same
+    decisions often learns a shorter clause after a longer one, and every clause kept costs
+    the watch loop. A retired clause's start is stored negated: the watch loop drops its
+    watches when it meets them, the next reduction its literals. A clause that is the reason
+    for a value now stays."""
+    for i in range(n):
+        s.seen[s.toclear[i] >> 1] = (s.toclear[i] & 1) + 1
+    for d in range(max(0, ci - EAGER_SUBSUME), ci):
+        st = s.cl_start[d]
+        sz = s.cl_size[d]
+        if st < 0 or sz < n:
+            continue
+        hit = 0
+        for k in range(st, st + sz):
+            q = s.arena[k]
+            if s.seen[q >> 1] == (q & 1) + 1:
+                hit += 1
+        if hit < n:
+            continue
+        y = s.arena[st] >> 1
+        if s.assign[y] != 0 and s.rkind[y] == LEARNT and s.rdata[y] == d:
+            continue
+        s.cl_start[d] = -1 - st
+        s.sc[SUBSUMED] += 1
+    for i in range(n):
+        s.seen[s.toclear[i] >> 1] = 0
 
 
 @kernel
