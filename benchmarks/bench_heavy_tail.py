@@ -278,11 +278,11 @@ def _capped_table(sudoku, puzzles, args) -> int:
                   f"{row['median_cpu_s']:.2f}", f"{row['total_cpu_s']:.1f}",
                   f"{row['puzzles_solved']} of {row['puzzles']}")
     Console().print(table)
-    per = [row["conflicts"][i:i + args.transforms]
-           for i in range(0, len(row["conflicts"]), args.transforms)]
-    secs = [row["cpu_s"][i:i + args.transforms]
-            for i in range(0, len(row["cpu_s"]), args.transforms)]
-    for p, cs, ts in zip(puzzles, per, secs, strict=True):
+    def by_puzzle(runs: list) -> list[list]:
+        return [runs[i:i + args.transforms] for i in range(0, len(runs), args.transforms)]
+
+    for p, cs, ts in zip(puzzles, by_puzzle(row["conflicts"]), by_puzzle(row["cpu_s"]),
+                         strict=True):
         print(f"puzzle {p.index}: " + " ".join("-" if c is None else f"{c}" for c in cs)
               + ("   CPU s: " + " ".join("-" if c is None else f"{t:.1f}"
                                           for c, t in zip(cs, ts, strict=True))

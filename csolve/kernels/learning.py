@@ -500,6 +500,16 @@ def _propagate(s, m, V):
 
 
 @kernel(inline="always")
+def _unlink(s, lit, prev, nxt):
+    """Take the watch after ``prev`` (the list's head when ``prev`` < 0) out of ``lit``'s
+    watch list; ``nxt`` is the one after it."""
+    if prev < 0:
+        s.w_head[lit] = nxt
+    else:
+        s.w_next[prev] = nxt
+
+
+@kernel(inline="always")
 def _propagate_watches(s, m, V, lit):
     """Visit the learned clauses watching ``lit``, which has just become false."""
     ar = s.arena
@@ -518,10 +528,7 @@ def _propagate_watches(s, m, V, lit):
         ci = w >> 1
         st = s.cl_start[ci]
         if st < 0:  # a subsumed clause: drop the watch
-            if prev < 0:
-                s.w_head[lit] = nxt
-            else:
-                s.w_next[prev] = nxt
+            _unlink(s, lit, prev, nxt)
             w = nxt
             continue
         if ar[st] == lit:  # keep the false watch second
@@ -547,10 +554,7 @@ def _propagate_watches(s, m, V, lit):
                 s.cl_pos[ci] = k - st
                 ar[st + 1] = other
                 ar[k] = lit
-                if prev < 0:
-                    s.w_head[lit] = nxt
-                else:
-                    s.w_next[prev] = nxt
+                _unlink(s, lit, prev, nxt)
                 s.w_next[w] = s.w_head[other]
                 s.w_head[other] = w
                 s.w_block[w] = first
