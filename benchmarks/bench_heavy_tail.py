@@ -5,7 +5,8 @@
                                           [--backends serial:1,locked-pool:2]
                                           [--takeovers serial:1,interleave:2:escalate=2000]
                                           [--peer cadical195] [--json F]
-    python benchmarks/bench_heavy_tail.py --conflicts 100000 [--cpu 10] [--transforms 8] [--json F]
+    python benchmarks/bench_heavy_tail.py --conflicts 100000 [--cpu 10] [--transforms 8]
+                                          [--peer cadical195] [--json F]
 
 Run times of a clause-learning search on hard puzzles are heavy-tailed: the same puzzle with
 its rows, columns and digits permuted (an equivalent puzzle) can take 0.5 s or more than a
@@ -32,7 +33,10 @@ the CPU seconds of a run (median) and of all runs (total): work an engine does b
 conflicts (inprocessing such as clause vivification) costs time the conflicts do not show.
 ``--cpu T`` also ends a run after T CPU seconds: a change that trades conflicts for speed
 (a smaller clause database) is judged by the runs solved within the time a user waits, on a
-clock the other core's load bends far less than the wall clock.
+clock the other core's load bends far less than the wall clock. With ``--peer`` the same
+runs are solved by the python-sat solver under the same caps (its conflict budget, and the
+kernel's CPU limit on its process), so the conflicts each needs and the speed at which it
+makes them are set side by side.
 """
 
 from __future__ import annotations
@@ -121,7 +125,8 @@ def run_capped(sudoku, puzzles, cap: int, transforms: int, cpu_cap: float = 0.0)
                     break
                 r = state.run(ctrl, 1, False, 4096)
                 if state.found:
-                    solution = checked(sudoku, q, state.found_solutions()[0])
+                    if not cpu_cap or time.process_time() - t <= cpu_cap:
+                        solution = checked(sudoku, q, state.found_solutions()[0])
                     break
                 if r == abi.EXHAUSTED:
                     raise AssertionError(f"{q.where}: no solution found")
@@ -155,6 +160,70 @@ def _peer_solve(conn, name: str, n: int, grid) -> None:
     sat.prepare(grid)
     conn.send("built")
     conn.send(sat.solve(grid, 1)[0])
+
+
+def _peer_capped(conn, name: str, n: int, grid, cap: int, cpu_cap: float) -> None:
+    """In a child process: the SAT peer's first solution within ``cap`` conflicts and
+    ``cpu_cap`` CPU seconds (the kernel ends the process at the CPU limit: python-sat cannot
+    interrupt CaDiCaL), with the conflicts and CPU seconds it took."""
+    from bench_sudoku import Cadical
+
+    sat = Cadical(n, name, fresh=True)
+    sat.prepare(grid)
+    start = time.process_time()
+    if cpu_cap:
+        import math
+        import resource
+
+        hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
+        resource.setrlimit(resource.RLIMIT_CPU, (math.ceil(start + cpu_cap), hard))
+    solution, used = sat.solve_capped(cap)
+    conn.send((solution, used, time.process_time() - start))
+
+
+def run_peer_capped(sudoku, puzzles, name: str, cap: int, transforms: int,
+                    cpu_cap: float = 0.0) -> dict:
+    """The capped runs solved by a python-sat solver (a fresh one per run, the givens as unit
+    clauses, in a child process): the same row as :func:`run_capped`. A run the CPU limit
+    ends leaves no count, so conflicts per CPU second are over the runs that ended by
+    themselves."""
+    ctx = multiprocessing.get_context("fork")
+    n = puzzles[0].meta["n"]
+    conflicts, cpu_s, solved_puzzles = [], [], set()
+    spent, spent_s = 0, 0.0
+    for p in puzzles:
+        for k in range(transforms):
+            q = transformed(sudoku, p, k)
+            parent, child = ctx.Pipe()
+            proc = ctx.Process(target=_peer_capped, args=(child, name, n, q.data, cap, cpu_cap),
+                               daemon=True)
+            proc.start()
+            child.close()
+            try:
+                solution, used, secs = parent.recv()
+            except EOFError:  # ended at the CPU limit
+                solution, used, secs = None, None, cpu_cap
+            proc.join()
+            if used is not None:
+                spent += used
+                spent_s += secs
+            if solution is not None and cpu_cap and secs > cpu_cap:
+                solution = None  # past the limit by less than the kernel's granularity
+            if solution is not None:
+                assert sudoku.validate(q, solution) == []
+                solved_puzzles.add(p.index)
+            conflicts.append(used if solution is not None else None)
+            cpu_s.append(secs)
+    capped = [cap if c is None else c for c in conflicts]
+    capped_s = [cpu_cap if c is None and cpu_cap else t
+                for c, t in zip(conflicts, cpu_s, strict=True)]
+    return dict(backend=f"peer {name}", workers=1, runs=len(conflicts),
+                solved=sum(c is not None for c in conflicts),
+                median_conflicts=statistics.median(capped), median_decisions=None,
+                conflicts_per_cpu_s=round(spent / max(spent_s, 1e-9)),
+                median_cpu_s=statistics.median(capped_s), total_cpu_s=sum(cpu_s),
+                puzzles=len(puzzles), puzzles_solved=len(solved_puzzles),
+                conflicts=conflicts, cpu_s=[round(t, 3) for t in cpu_s])
 
 
 def run_peer(sudoku, puzzles, name: str, timeout: float, transforms: int) -> dict:
@@ -266,29 +335,39 @@ def _capped_table(sudoku, puzzles, args) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    row = run_capped(sudoku, puzzles, args.conflicts, args.transforms, args.cpu)
-    table = Table(title=f"{args.set}: {args.transforms} runs per puzzle, one learning search, "
+    rows = [run_capped(sudoku, puzzles, args.conflicts, args.transforms, args.cpu)]
+    if args.peer:
+        rows.append(run_peer_capped(sudoku, puzzles, args.peer, args.conflicts,
+                                    args.transforms, args.cpu))
+    table = Table(title=f"{args.set}: {args.transforms} runs per puzzle, one search each, "
                         f"at most {args.conflicts:,} conflicts"
                         + (f" and {args.cpu:g} CPU s" if args.cpu else "") + " each")
-    for col in ("runs", "solved", "median conflicts", "median decisions", "conflicts/CPU s",
-                "median CPU s", "total CPU s", "puzzles solved"):
-        table.add_column(col, justify="right")
-    table.add_row(str(row["runs"]), str(row["solved"]), f"{row['median_conflicts']:,.0f}",
-                  f"{row['median_decisions']:,.0f}", f"{row['conflicts_per_cpu_s']:,}",
-                  f"{row['median_cpu_s']:.2f}", f"{row['total_cpu_s']:.1f}",
-                  f"{row['puzzles_solved']} of {row['puzzles']}")
+    for col in ("solver", "runs", "solved", "median conflicts", "median decisions",
+                "conflicts/CPU s", "median CPU s", "total CPU s", "puzzles solved"):
+        table.add_column(col, justify="left" if col == "solver" else "right")
+    for row in rows:
+        decisions = row["median_decisions"]
+        table.add_row("csolve learning" if row is rows[0] else row["backend"],
+                      str(row["runs"]), str(row["solved"]), f"{row['median_conflicts']:,.0f}",
+                      "-" if decisions is None else f"{decisions:,.0f}",
+                      f"{row['conflicts_per_cpu_s']:,}", f"{row['median_cpu_s']:.2f}",
+                      f"{row['total_cpu_s']:.1f}", f"{row['puzzles_solved']} of {row['puzzles']}")
     Console().print(table)
+
     def by_puzzle(runs: list) -> list[list]:
         return [runs[i:i + args.transforms] for i in range(0, len(runs), args.transforms)]
 
-    for p, cs, ts in zip(puzzles, by_puzzle(row["conflicts"]), by_puzzle(row["cpu_s"]),
-                         strict=True):
-        print(f"puzzle {p.index}: " + " ".join("-" if c is None else f"{c}" for c in cs)
-              + ("   CPU s: " + " ".join("-" if c is None else f"{t:.1f}"
-                                          for c, t in zip(cs, ts, strict=True))
-                 if args.cpu else ""))
+    for row in rows:
+        if args.peer:
+            print(row["backend"] if row is not rows[0] else "csolve learning")
+        for p, cs, ts in zip(puzzles, by_puzzle(row["conflicts"]), by_puzzle(row["cpu_s"]),
+                             strict=True):
+            print(f"puzzle {p.index}: " + " ".join("-" if c is None else f"{c}" for c in cs)
+                  + ("   CPU s: " + " ".join("-" if c is None else f"{t:.1f}"
+                                              for c, t in zip(cs, ts, strict=True))
+                     if args.cpu else ""))
     if args.json:
-        Path(args.json).write_text(json.dumps([row], indent=2))
+        Path(args.json).write_text(json.dumps(rows, indent=2))
     return 0
 
 

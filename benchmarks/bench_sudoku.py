@@ -105,12 +105,7 @@ class Cadical:
         first = None
         blocking: list[list[int]] = []
         while count < limit and self.solver.solve(assumptions=assumptions):
-            model = self.solver.get_model()
-            sol = np.zeros(n * n, dtype=np.int64)
-            for lit in model:
-                if 0 < lit <= n * n * n:
-                    cell, v = divmod(lit - 1, n)
-                    sol[cell] = v + 1
+            sol = self._grid()
             first = sol if first is None else first
             count += 1
             if count < limit:  # block this solution for the next call, scoped by an activator
@@ -120,6 +115,25 @@ class Cadical:
                 blocking.append([act])
                 assumptions = assumptions + [act]
         return first, count
+
+
+    def solve_capped(self, conflicts: int) -> tuple[np.ndarray | None, int]:
+        """Fresh mode: a first solution within ``conflicts`` conflicts (None if not), and
+        the conflicts the solver needed."""
+        self.solver.conf_budget(conflicts)
+        found = self.solver.solve_limited()
+        used = self.solver.accum_stats()["conflicts"]
+        return (self._grid() if found else None), used
+
+    def _grid(self) -> np.ndarray:
+        """The solver's model as a grid of values."""
+        n = self.n
+        sol = np.zeros(n * n, dtype=np.int64)
+        for lit in self.solver.get_model():
+            if 0 < lit <= n * n * n:
+                cell, v = divmod(lit - 1, n)
+                sol[cell] = v + 1
+        return sol
 
 
 def cpsat(grid: np.ndarray, n: int, limit: int) -> tuple[np.ndarray | None, int]:
