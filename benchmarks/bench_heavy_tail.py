@@ -1,6 +1,7 @@
 """Hard puzzles under symmetry: how often a csolve search solves them within a time limit.
 
-    python benchmarks/bench_heavy_tail.py [--set 25x25-frisch-minimal-9.txt] [--transforms 8]
+    python benchmarks/bench_heavy_tail.py [--set 25x25-frisch-minimal-9.txt] [--puzzles 4,7]
+                                          [--transforms 8]
                                           [--timeout 10] [--engine learning]
                                           [--backends serial:1,locked-pool:2]
                                           [--takeovers serial:1,interleave:2:escalate=2000]
@@ -275,6 +276,8 @@ def _runs(sudoku, puzzles, transforms: int, timeout: float, solve, backend: str,
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--set", default="25x25-frisch-minimal-9.txt")
+    ap.add_argument("--puzzles", default="",
+                    help="comma-separated indexes of the set's puzzles to run (default: all)")
     ap.add_argument("--transforms", type=int, default=8, help="runs per puzzle (1 = as given)")
     ap.add_argument("--timeout", type=float, default=10.0, help="seconds per run")
     ap.add_argument("--engine", default="learning",
@@ -301,6 +304,11 @@ def main() -> int:
         return 0
     sudoku = get_puzzle_type("sudoku")
     puzzles = sudoku.parse(path.read_text(), path.name)
+    if args.puzzles:
+        try:
+            puzzles = [puzzles[int(i)] for i in args.puzzles.split(",")]
+        except (ValueError, IndexError):
+            ap.error(f"--puzzles: indexes 0-{len(puzzles) - 1}, comma-separated")
     if args.conflicts > 0:
         return _capped_table(sudoku, puzzles, args)
     engine = None if args.engine == "auto" else args.engine
