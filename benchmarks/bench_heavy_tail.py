@@ -306,9 +306,12 @@ def main() -> int:
     puzzles = sudoku.parse(path.read_text(), path.name)
     if args.puzzles:
         try:
-            puzzles = [puzzles[int(i)] for i in args.puzzles.split(",")]
-        except (ValueError, IndexError):
+            picked = [int(i) for i in args.puzzles.split(",")]
+        except ValueError:
+            picked = [-1]
+        if not all(0 <= i < len(puzzles) for i in picked):
             ap.error(f"--puzzles: indexes 0-{len(puzzles) - 1}, comma-separated")
+        puzzles = [puzzles[i] for i in picked]
     if args.conflicts > 0:
         return _capped_table(sudoku, puzzles, args)
     engine = None if args.engine == "auto" else args.engine
