@@ -107,7 +107,7 @@ def run_capped(sudoku, puzzles, cap: int, transforms: int, cpu_cap: float = 0.0)
     from csolve.search import SearchState, new_ctrl
     from csolve.solver import checked
 
-    conflicts, spent, decisions, cpu_s, solved_puzzles = [], [], [], [], set()
+    conflicts, spent, decisions, cpu_s = [], [], [], []
     (_, _, model, _), = sudoku.model_runs([puzzles[0]])
     warm = SearchState(with_engine(model, "learning"))
     warm.push_root()
@@ -126,8 +126,7 @@ def run_capped(sudoku, puzzles, cap: int, transforms: int, cpu_cap: float = 0.0)
                     break
                 r = state.run(ctrl, 1, False, 4096)
                 if state.found:
-                    if not cpu_cap or time.process_time() - t <= cpu_cap:
-                        solution = checked(sudoku, q, state.found_solutions()[0])
+                    solution = checked(sudoku, q, state.found_solutions()[0])
                     break
                 if r == abi.EXHAUSTED:
                     raise AssertionError(f"{q.where}: no solution found")
@@ -136,19 +135,30 @@ def run_capped(sudoku, puzzles, cap: int, transforms: int, cpu_cap: float = 0.0)
             spent.append(c)
             conflicts.append(c if solution is not None else None)
             decisions.append(int(state.stats[abi.STAT_GUESSES]))
-            if solution is not None:
-                solved_puzzles.add(p.index)
+    label = f"learning, {cap:,} conflicts" + (f", {cpu_cap:g} CPU s" if cpu_cap else "")
+    return _capped_row(label, len(puzzles), conflicts, cpu_s, cap, cpu_cap,
+                       sum(spent) / max(sum(cpu_s), 1e-9), statistics.median(decisions))
+
+
+def _capped_row(label: str, n_puzzles: int, conflicts: list, cpu_s: list, cap: int,
+                cpu_cap: float, rate: float, median_decisions: float | None) -> dict:
+    """One row of the capped table from its runs (puzzle by puzzle, as given first): a run
+    solved past the CPU cap counts as not solved, and a run not solved counts as the caps in
+    the medians."""
+    if cpu_cap:
+        conflicts = [None if t > cpu_cap else c for c, t in zip(conflicts, cpu_s, strict=True)]
     capped = [cap if c is None else c for c in conflicts]
     capped_s = [cpu_cap if c is None and cpu_cap else t
                 for c, t in zip(conflicts, cpu_s, strict=True)]
-    label = f"learning, {cap:,} conflicts" + (f", {cpu_cap:g} CPU s" if cpu_cap else "")
+    per = len(conflicts) // n_puzzles
     return dict(backend=label, workers=1, runs=len(conflicts),
                 solved=sum(c is not None for c in conflicts),
-                median_conflicts=statistics.median(capped),
-                median_decisions=statistics.median(decisions),
-                conflicts_per_cpu_s=round(sum(spent) / max(sum(cpu_s), 1e-9)),
+                median_conflicts=statistics.median(capped), median_decisions=median_decisions,
+                conflicts_per_cpu_s=round(rate),
                 median_cpu_s=statistics.median(capped_s), total_cpu_s=sum(cpu_s),
-                puzzles=len(puzzles), puzzles_solved=len(solved_puzzles),
+                puzzles=n_puzzles,
+                puzzles_solved=sum(any(c is not None for c in conflicts[i:i + per])
+                                   for i in range(0, len(conflicts), per)),
                 # per run, puzzle by puzzle, as given first; None: not solved within the caps
                 conflicts=conflicts, cpu_s=[round(t, 3) for t in cpu_s])
 
@@ -190,7 +200,7 @@ def run_peer_capped(sudoku, puzzles, name: str, cap: int, transforms: int,
     themselves."""
     ctx = multiprocessing.get_context("fork")
     n = puzzles[0].meta["n"]
-    conflicts, cpu_s, solved_puzzles = [], [], set()
+    conflicts, cpu_s = [], []
     spent, spent_s = 0, 0.0
     for p in puzzles:
         for k in range(transforms):
@@ -208,23 +218,12 @@ def run_peer_capped(sudoku, puzzles, name: str, cap: int, transforms: int,
             if used is not None:
                 spent += used
                 spent_s += secs
-            if solution is not None and cpu_cap and secs > cpu_cap:
-                solution = None  # past the limit by less than the kernel's granularity
             if solution is not None:
                 assert sudoku.validate(q, solution) == []
-                solved_puzzles.add(p.index)
             conflicts.append(used if solution is not None else None)
             cpu_s.append(secs)
-    capped = [cap if c is None else c for c in conflicts]
-    capped_s = [cpu_cap if c is None and cpu_cap else t
-                for c, t in zip(conflicts, cpu_s, strict=True)]
-    return dict(backend=f"peer {name}", workers=1, runs=len(conflicts),
-                solved=sum(c is not None for c in conflicts),
-                median_conflicts=statistics.median(capped), median_decisions=None,
-                conflicts_per_cpu_s=round(spent / max(spent_s, 1e-9)),
-                median_cpu_s=statistics.median(capped_s), total_cpu_s=sum(cpu_s),
-                puzzles=len(puzzles), puzzles_solved=len(solved_puzzles),
-                conflicts=conflicts, cpu_s=[round(t, 3) for t in cpu_s])
+    return _capped_row(f"peer {name}", len(puzzles), conflicts, cpu_s, cap, cpu_cap,
+                       spent / max(spent_s, 1e-9), None)
 
 
 def run_peer(sudoku, puzzles, name: str, timeout: float, transforms: int) -> dict:
@@ -305,13 +304,10 @@ def main() -> int:
     sudoku = get_puzzle_type("sudoku")
     puzzles = sudoku.parse(path.read_text(), path.name)
     if args.puzzles:
-        try:
-            picked = [int(i) for i in args.puzzles.split(",")]
-        except ValueError:
-            picked = [-1]
-        if not all(0 <= i < len(puzzles) for i in picked):
+        picked = args.puzzles.split(",")
+        if not all(i.isdigit() and int(i) < len(puzzles) for i in picked):
             ap.error(f"--puzzles: indexes 0-{len(puzzles) - 1}, comma-separated")
-        puzzles = [puzzles[i] for i in picked]
+        puzzles = [puzzles[int(i)] for i in picked]
     if args.conflicts > 0:
         return _capped_table(sudoku, puzzles, args)
     engine = None if args.engine == "auto" else args.engine
@@ -356,10 +352,10 @@ def _capped_table(sudoku, puzzles, args) -> int:
     for col in ("solver", "runs", "solved", "median conflicts", "median decisions",
                 "conflicts/CPU s", "median CPU s", "total CPU s", "puzzles solved"):
         table.add_column(col, justify="left" if col == "solver" else "right")
-    for row in rows:
+    names = ["csolve learning"] + [row["backend"] for row in rows[1:]]
+    for name, row in zip(names, rows, strict=True):
         decisions = row["median_decisions"]
-        table.add_row("csolve learning" if row is rows[0] else row["backend"],
-                      str(row["runs"]), str(row["solved"]), f"{row['median_conflicts']:,.0f}",
+        table.add_row(name, str(row["runs"]), str(row["solved"]), f"{row['median_conflicts']:,.0f}",
                       "-" if decisions is None else f"{decisions:,.0f}",
                       f"{row['conflicts_per_cpu_s']:,}", f"{row['median_cpu_s']:.2f}",
                       f"{row['total_cpu_s']:.1f}", f"{row['puzzles_solved']} of {row['puzzles']}")
@@ -368,9 +364,9 @@ def _capped_table(sudoku, puzzles, args) -> int:
     def by_puzzle(runs: list) -> list[list]:
         return [runs[i:i + args.transforms] for i in range(0, len(runs), args.transforms)]
 
-    for row in rows:
+    for name, row in zip(names, rows, strict=True):
         if args.peer:
-            print(row["backend"] if row is not rows[0] else "csolve learning")
+            print(name)
         for p, cs, ts in zip(puzzles, by_puzzle(row["conflicts"]), by_puzzle(row["cpu_s"]),
                              strict=True):
             print(f"puzzle {p.index}: " + " ".join("-" if c is None else f"{c}" for c in cs)

@@ -116,7 +116,6 @@ class Cadical:
                 assumptions = assumptions + [act]
         return first, count
 
-
     def solve_capped(self, conflicts: int) -> tuple[np.ndarray | None, int]:
         """Fresh mode: a first solution within ``conflicts`` conflicts (None if not), and
         the conflicts the solver needed."""
