@@ -32,15 +32,18 @@ _LAZY = {
     "Stats": "csolve.outcome", "Puzzle": "csolve.puzzle", "PuzzleBatch": "csolve.puzzle",
     "PuzzleType": "csolve.puzzle",
     "CsolveError": "csolve.errors", "PuzzleInputError": "csolve.errors",
+    "OptionError": "csolve.errors", "UnknownNameError": "csolve.errors",
+    "NoSolutionError": "csolve.errors", "SearchTimeoutError": "csolve.errors",
+    "new_ctrl": "csolve.search",
     "hookimpl": "csolve.hookspecs",
 }
 
 __all__ = [
-    "CsolveError", "End", "Puzzle", "PuzzleBatch", "PuzzleInputError", "PuzzleType", "Result",
-    "ResultBlock",
-    "Solver",
-    "Stats", "Status", "__version__", "backends", "count", "explain", "generate", "hookimpl",
-    "puzzle_type", "puzzle_types", "rate", "read", "solve", "validate",
+    "CsolveError", "End", "NoSolutionError", "OptionError", "Puzzle", "PuzzleBatch",
+    "PuzzleInputError", "PuzzleType", "Result", "ResultBlock", "SearchTimeoutError", "Solver",
+    "Stats", "Status", "UnknownNameError", "__version__", "backends", "count", "explain",
+    "generate", "hookimpl", "new_ctrl", "puzzle_type", "puzzle_types", "rate", "read", "solve",
+    "validate",
 ]
 
 if TYPE_CHECKING:
@@ -57,10 +60,18 @@ if TYPE_CHECKING:
         solve,
         validate,
     )
-    from csolve.errors import CsolveError, PuzzleInputError
+    from csolve.errors import (
+        CsolveError,
+        NoSolutionError,
+        OptionError,
+        PuzzleInputError,
+        SearchTimeoutError,
+        UnknownNameError,
+    )
     from csolve.hookspecs import hookimpl
     from csolve.outcome import End, Result, ResultBlock, Stats, Status
-    from csolve.puzzle import Puzzle, PuzzleType
+    from csolve.puzzle import Puzzle, PuzzleBatch, PuzzleType
+    from csolve.search import new_ctrl
 
 
 def __getattr__(name: str) -> Any:

@@ -16,8 +16,8 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from csolve.defaults import cores
-from csolve.errors import PuzzleInputError, UnknownNameError
+from csolve.defaults import MAX_WORKERS, cores
+from csolve.errors import NoSolutionError, OptionError, PuzzleInputError, UnknownNameError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -65,13 +65,13 @@ def read(kind: str | PuzzleType, puzzles: Any, format: str | None = None,
         raise TypeError(f"puzzles are text, a path, Puzzle objects or a list of those, not "
                         f"{type(puzzles).__name__}")
     if isinstance(puzzles, PuzzleBatch):
-        parts: list[Sequence[Puzzle]] = [puzzles]
+        parts: list[Sequence[Puzzle]] = [_of_kind(ptype, puzzles)]
     else:
         items = [puzzles] if isinstance(puzzles, str | os.PathLike | Puzzle) else puzzles
         parts = []
         for item in items:
             if isinstance(item, Puzzle):
-                parts.append((item,))
+                parts.append((_of_kind(ptype, item),))
             elif isinstance(item, str | os.PathLike):
                 parts.append(read_argument(ptype, item, format))
             else:
@@ -89,6 +89,15 @@ def read(kind: str | PuzzleType, puzzles: Any, format: str | None = None,
     return ptype.with_box(out, box) if box else out
 
 
+def _of_kind(ptype: PuzzleType, puzzles: Any) -> Any:
+    """``puzzles`` (a Puzzle or a PuzzleBatch) if they are ``ptype``'s; else a one-line
+    error (another type's data would reach this type's code)."""
+    if puzzles.kind != ptype.name:
+        where = puzzles.where if hasattr(puzzles, "where") else puzzles.source
+        raise PuzzleInputError(where, None, None, f"a {puzzles.kind} puzzle, not {ptype.name}")
+    return puzzles
+
+
 def read_argument(ptype: PuzzleType, item: str | os.PathLike, fmt: str | None
                   ) -> Sequence[Puzzle]:
     """The puzzles of one argument: a file (``-``: standard input), or puzzle text. A line
@@ -98,14 +107,27 @@ def read_argument(ptype: PuzzleType, item: str | os.PathLike, fmt: str | None
     if isinstance(item, os.PathLike) or item == "-" or os.path.exists(item):
         text, name = read_file(os.fspath(item))
         return parse_text(ptype, text, name, fmt)
+    if not item.strip():
+        raise PuzzleInputError("<text>", None, None, "no puzzle given (the text is empty)")
     if "\n" in item.strip():
         return parse_text(ptype, item, "<text>", fmt)
     try:
         return parse_text(ptype, item, "<text>", fmt)
     except PuzzleInputError as e:
+        if _looks_like_path(item):
+            raise PuzzleInputError(item, None, None, "no such file") from None
         shown = item if len(item) <= 80 else item[:77] + "..."
-        raise PuzzleInputError(shown, None, None,
+        raise PuzzleInputError(shown, e.line, e.column,
                                f"no such file, nor a {ptype.name} puzzle ({e.message})") from None
+
+
+def _looks_like_path(text: str) -> bool:
+    """A name with a folder or a file extension (``puzzles/a.txt``, ``hard.sdk``): what
+    failed was finding the file, not reading a puzzle."""
+    import re
+
+    named = re.fullmatch(r"[\w.-]*\.[A-Za-z][A-Za-z0-9]{1,4}", text.strip()) is not None
+    return len(text) <= 60 and ("/" in text or os.sep in text or named)
 
 
 def check_format(ptype: PuzzleType, fmt: str | None) -> None:
@@ -151,24 +173,25 @@ class Solver:
         self.puzzle_type = puzzle_type(kind)
         self.format = format
         self.box = box
-        if not isinstance(workers, int) or isinstance(workers, bool):
-            raise TypeError(f"workers is a whole number, not {type(workers).__name__}")
+        _check_numbers(workers=workers, limit=limit, escalate_after=escalate_after)
+        _check_numbers(whole=False, timeout=timeout)
         self.backend = be = get_backend(backend)
-        if workers < 0:
-            raise UnknownNameError(f"workers must be 0 (one per core) or more, got {workers}")
+        if not 0 <= workers <= MAX_WORKERS:
+            raise OptionError(f"workers must be 0 (one per core) to {MAX_WORKERS}, got {workers}")
         if limit is not None and limit < 0:
-            raise UnknownNameError(f"limit must be 0 or more, got {limit}")
+            raise OptionError(f"limit must be 0 or more, got {limit}")
         if timeout is not None and timeout < 0:
-            raise UnknownNameError(f"timeout must be 0 (none) or more seconds, got {timeout}")
+            raise OptionError(f"timeout must be 0 (none) or more seconds, got {timeout}")
         if escalate_after is not None and escalate_after < 0:
-            raise UnknownNameError("escalate_after must be 0 (never) or more nodes, got "
-                                   f"{escalate_after}")
+            raise OptionError("escalate_after must be 0 (never) or more nodes, got "
+                              f"{escalate_after}")
         rule_names = self._rules(_names(rules), _names(tactics), engine)
         mode_limit = (limit or 0) if count else (limit or 1)
         self.options: SolveOptions = SolveOptions(
             limit=mode_limit, backend=be.name,
             workers=workers or (cores() if be.parallel else 1),
             timeout=timeout or None, rules=rule_names, engine=engine,
+            keep=1 if count else mode_limit,  # solve(limit=N) hands back the N it found
             backend_options=be.check_options(backend_options),
             escalate_after=escalate_after)
         self.counting = count
@@ -225,11 +248,33 @@ class Solver:
         """:meth:`iter_solve`'s results a run of same-shaped puzzles at a time, each a
         :class:`~csolve.outcome.ResultBlock`: a sequence of results kept as columns, for
         output written in bulk."""
+        from csolve.kernels.abi import CTRL_SIZE
+        from csolve.puzzle import PuzzleBatch
         from csolve.solver import solve_blocks
 
-        items = puzzles if _is_puzzle_list(puzzles) and not self.box else self.read(puzzles)
+        if ctrl is not None and (getattr(ctrl, "shape", None) != (CTRL_SIZE,)
+                                 or getattr(ctrl, "dtype", None) != "int64"):
+            raise TypeError("ctrl is an array from csolve.new_ctrl()")
+
+        if _is_puzzle_list(puzzles) and not self.box:
+            items = puzzles
+            for p in [puzzles] if isinstance(puzzles, PuzzleBatch) else puzzles:
+                _of_kind(self.puzzle_type, p)
+        else:
+            items = self.read(puzzles)
         return solve_blocks(self.puzzle_type, items, self.options, on_solution=on_solution,
                             progress=progress, ctrl=ctrl)
+
+
+def _check_numbers(whole: bool = True, **values: Any) -> None:
+    """A TypeError naming the argument when a number was expected (None is "not given")."""
+    from numbers import Integral, Real
+
+    kind = Integral if whole else Real
+    for name, value in values.items():
+        if value is not None and (isinstance(value, bool) or not isinstance(value, kind)):
+            what = "a whole number" if whole else "a number"
+            raise TypeError(f"{name} is {what}, not {type(value).__name__}")
 
 
 def _is_puzzle_list(puzzles: Any) -> bool:
@@ -264,68 +309,117 @@ def count(kind: str | PuzzleType, puzzle: Any, limit: int | None = None,
           **options: Any) -> Result:
     """Count one puzzle's solutions (all of them, or up to ``limit``): the result's
     ``count``, exact when ``exact`` is True."""
-    results = Solver(kind, count=True, limit=limit, **options).solve(puzzle)
-    if len(results) != 1:
-        raise UnknownNameError(f"count takes one puzzle, got {len(results)}")
-    return results[0]
+    solver = Solver(kind, count=True, limit=limit, **options)
+    _one(read(solver.puzzle_type, puzzle, solver.format), "count")
+    return solver.solve(puzzle)[0]
 
 
 def validate(kind: str | PuzzleType, solution: Any, against: Any = None) -> list[str]:
     """Problems with a complete grid (empty when it is valid): the puzzle type's rules, and
-    the givens of ``against`` when given. Both are puzzle text, a path or a Puzzle."""
+    the givens of ``against`` when given. Both are puzzle text, a path or a Puzzle; the
+    solution may also be a solution as a :class:`~csolve.outcome.Result` holds it (an
+    array), checked against the puzzle ``against``."""
+    import numpy as np
+
     ptype = puzzle_type(kind)
-    grid = _one(read(ptype, solution))
-    reference = grid if against is None else _one(read(ptype, against))
+    if isinstance(solution, np.ndarray):
+        if against is None:
+            raise OptionError("a solution array is checked against its puzzle: pass against=")
+        return ptype.validate(_one(read(ptype, against), "validate"), solution)
+    grid = _one(read(ptype, solution), "validate")
+    reference = grid if against is None else _one(read(ptype, against), "validate")
     if not ptype.is_complete(grid):
         return ["not complete"]
     return ptype.validate(reference, ptype.as_solution(grid))
 
 
-def rate(kind: str | PuzzleType, puzzle: Any, tactics: Sequence[str] | str | None = None
+def rate(kind: str | PuzzleType, puzzle: Any, tactics: Sequence[str] | str | None = None, *,
+         timeout: float | None = None, format: str | None = None, box: str | None = None
          ) -> Rating:
     """How hard a puzzle is for a person: the level of the hardest tactic its step-by-step
-    solve needs (see ``csolve list-tactics``)."""
+    solve needs (see ``csolve list-tactics``); ``level`` "invalid" when it has no solution,
+    "not unique" when it has several. Past ``timeout`` seconds (search and steps):
+    :class:`~csolve.errors.SearchTimeoutError`."""
     from csolve.grading import rate as rate_puzzle
 
     ptype = puzzle_type(kind)
-    return rate_puzzle(ptype, _one(read(ptype, puzzle)), _names(tactics))
+    _check_numbers(whole=False, timeout=timeout)
+    p = _one(read(ptype, puzzle, format, box), "rate")
+    return rate_puzzle(ptype, p, _names(tactics), timeout)
 
 
 def explain(kind: str | PuzzleType, puzzle: Any, tactics: Sequence[str] | str | None = None,
-            limit: int | None = None) -> list[Step]:
+            limit: int | None = None, *, timeout: float | None = None,
+            format: str | None = None, box: str | None = None) -> list[Step]:
     """The solve as a person's steps (``step.text`` says each in words); ``limit`` stops
-    after that many (1: a hint)."""
-    from csolve.grading import find_solution, stepper
+    after that many (1: a hint; none left: the puzzle is solved). A puzzle with no solution
+    raises :class:`~csolve.errors.NoSolutionError`; past ``timeout`` seconds (search and
+    steps), :class:`~csolve.errors.SearchTimeoutError`."""
+    from csolve.grading import explain as explain_puzzle
 
     ptype = puzzle_type(kind)
-    p = _one(read(ptype, puzzle))
-    _count, solution = find_solution(ptype, p)
-    return list(stepper(ptype, p, _names(tactics), solution).steps(limit))
+    _check_numbers(limit=limit)
+    _check_numbers(whole=False, timeout=timeout)
+    if limit is not None and limit < 1:
+        raise OptionError(f"limit must be 1 or more steps, got {limit}")
+    p = _one(read(ptype, puzzle, format, box), "explain")
+    e = explain_puzzle(ptype, p, _names(tactics), limit, timeout)
+    if e.solutions == 0:
+        why = e.stepper.board.broken() or "the search finds none"
+        raise NoSolutionError(f"{p.where}: no solution: {why}")
+    return e.steps
 
 
 def generate(kind: str | PuzzleType, count: int = 1, *, size: int = 9, seed: int | None = None,
              symmetry: str = "none", clues: int | None = None, difficulty: str | None = None,
              tries: int = 100, workers: int = 1,
-             rules: Sequence[str] | str | None = None) -> list[Puzzle]:
+             rules: Sequence[str] | str | None = None, box: str | None = None,
+             backend: str | None = None, **backend_options: Any) -> list[Puzzle]:
     """New puzzles with exactly one solution each (``puzzle.meta["seed"]`` reproduces one;
-    the same ``seed`` gives the same puzzles whatever ``workers``)."""
+    the same ``seed`` gives the same puzzles whatever ``workers`` or ``backend``).
+    ``difficulty`` is a level of ``csolve rate`` (easy ... evil), tried for at most
+    ``tries`` attempts a puzzle; ``box`` a box shape ("2x3"); ``backend`` (e.g. "ray") and
+    its options say where puzzles are made (default: threads of this process)."""
     import secrets
+    from functools import partial
 
     from csolve.generate import SYMMETRIES, GenerateOptions, generate_puzzles
+    from csolve.grading import LEVELS
 
+    _check_numbers(count=count, size=size, seed=seed, clues=clues, tries=tries,
+                   workers=workers)
+    for name, value, low in (("count", count, 1), ("size", size, 1), ("seed", seed, 0),
+                             ("clues", clues, 1), ("tries", tries, 1), ("workers", workers, 0)):
+        if value is not None and value < low:
+            raise OptionError(f"{name} must be {low} or more, got {value}")
+    if workers > MAX_WORKERS:
+        raise OptionError(f"workers must be 0 (one per core) to {MAX_WORKERS}, got {workers}")
     if symmetry not in SYMMETRIES:
         raise UnknownNameError(f"unknown symmetry {symmetry!r} (known: {', '.join(SYMMETRIES)})")
+    if difficulty is not None and difficulty not in LEVELS:
+        raise UnknownNameError(f"unknown difficulty {difficulty!r} (known: {', '.join(LEVELS)})")
     ptype = puzzle_type(kind)
-    options = GenerateOptions(size=size, symmetry=symmetry, clues=clues, rules=_names(rules))
+    options = GenerateOptions(size=size, symmetry=symmetry, clues=clues, rules=_names(rules),
+                              box=box)
+    mapper = None
+    if backend is not None:
+        from csolve.backends import get_backend
+
+        mapper = partial(get_backend(backend).map_ordered, options=backend_options)
+    elif backend_options:
+        raise OptionError(f"backend options ({', '.join(backend_options)}) need a backend")
     seed = secrets.randbits(63) if seed is None else seed
     made = generate_puzzles(ptype, options, count, seed, workers=workers or cores(),
-                            difficulty=difficulty, tries=tries)
+                            difficulty=difficulty, tries=tries, mapper=mapper)
     return [g.puzzle for g in made]
 
 
-def _one(puzzles: Sequence[Puzzle]) -> Puzzle:
+def _one(puzzles: Sequence[Puzzle], what: str) -> Puzzle:
     if len(puzzles) != 1:
-        raise UnknownNameError(f"expected one puzzle, got {len(puzzles)}")
+        first = puzzles[0]
+        raise PuzzleInputError(first.source, None, None,
+                               f"{what} takes one puzzle; this holds {len(puzzles)} (pass "
+                               "one, e.g. csolve.read(...)[i], or loop over them)")
     return puzzles[0]
 
 

@@ -30,6 +30,10 @@ def escalate_budget(n_cells: int, escalate_after: int | None = None) -> int:
 #: search between workers costs more than such a puzzle's whole search.
 PROBE_NODES = 2_000
 
+#: the most workers one search or generate run takes: each costs a thread (or process, or
+#: cluster task) and its scratch memory, so a slip like 100000 is refused, not started
+MAX_WORKERS = 1024
+
 
 def cores() -> int:
     """CPU cores this process may run on (its affinity, not the machine's count): the

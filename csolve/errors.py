@@ -10,7 +10,7 @@ class ExitCode(IntEnum):
     NO_SOLUTION = 1  # some puzzle has no solution (or a validated grid is wrong)
     BAD_INPUT = 2  # unreadable file, bad puzzle, bad option
     TIMEOUT = 3  # some puzzle hit --timeout
-    INTERNAL = 4  # a bug: a solution failed validation
+    INTERNAL = 4  # a bug: a solution failed validation, a kernel does not compile, ...
     INTERRUPTED = 130  # Ctrl-C
 
 
@@ -39,5 +39,22 @@ class PuzzleInputError(CsolveError):
         return f"{where}: {self.message}"
 
 
-class UnknownNameError(CsolveError):
+class OptionError(CsolveError):
+    """An option or argument out of range, of the wrong kind, or that does not go with
+    another: a usage slip, said in one line before any work."""
+
+
+class UnknownNameError(OptionError):
     """An unknown puzzle type, backend, rule or format name."""
+
+
+class NoSolutionError(CsolveError):
+    """Asked for what only a solvable puzzle has (its steps, say) of one that has none."""
+
+    exit_code = ExitCode.NO_SOLUTION
+
+
+class SearchTimeoutError(CsolveError):
+    """A puzzle ran past its time limit before an answer came."""
+
+    exit_code = ExitCode.TIMEOUT

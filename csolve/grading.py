@@ -9,12 +9,14 @@ solutions (no logic can settle it).
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from csolve.errors import SearchTimeoutError
 from csolve.logic import Namer, Step, Stepper
 from csolve.model import Model
 from csolve.puzzle import Puzzle, PuzzleType
@@ -82,12 +84,20 @@ def tactic_list(ptype: PuzzleType, tactics: Sequence[str] | None) -> tuple[str, 
     return tuple(dict.fromkeys((*tactics, *ptype.constraint_rules)))
 
 
-def find_solution(ptype: PuzzleType, puzzle: Puzzle) -> tuple[int, object | None]:
-    """(number of solutions up to 2, the first one) from the search."""
-    from csolve.solver import SolveOptions, solve_one
+def find_solution(ptype: PuzzleType, puzzle: Puzzle, timeout: float | None = None
+                  ) -> tuple[int, object | None]:
+    """(number of solutions up to 2, the first one) from the search; past ``timeout``
+    seconds, :class:`~csolve.errors.SearchTimeoutError`."""
+    from csolve.solver import SolveOptions, Status, solve_one
 
-    r = solve_one(ptype, puzzle, SolveOptions(limit=2))
+    r = solve_one(ptype, puzzle, SolveOptions(limit=2, timeout=timeout or None))
+    if r.status is Status.TIMEOUT:
+        raise _timed_out(puzzle, timeout)
     return r.count, (r.solutions[0] if r.solutions else None)
+
+
+def _timed_out(puzzle: Puzzle, timeout: float | None) -> SearchTimeoutError:
+    return SearchTimeoutError(f"{puzzle.where}: timeout: no answer within {timeout:g} s")
 
 
 def model_values(ptype: PuzzleType, puzzle: Puzzle, model: Model, solution) -> list[int]:
@@ -147,14 +157,49 @@ def rate_steps(steps: Sequence[Step], solutions: int = 1,
                   tactics=dict(counts), solutions=solutions)
 
 
-def rate(ptype: PuzzleType, puzzle: Puzzle, tactics: Sequence[str] | None = None) -> Rating:
+@dataclass
+class Explanation:
+    """A puzzle solved as a person would: the steps, their rating, and the search's answer
+    that any guesses follow (``solutions`` counts up to 2)."""
+
+    steps: list[Step]
+    rating: Rating
+    solutions: int
+    solution: object | None
+    stepper: Stepper
+
+
+def explain(ptype: PuzzleType, puzzle: Puzzle, tactics: Sequence[str] | None = None,
+            limit: int | None = None, timeout: float | None = None) -> Explanation:
+    """The step-by-step solve (the first ``limit`` steps), within ``timeout`` seconds for
+    the search and the steps together (past it: :class:`~csolve.errors.SearchTimeoutError`)."""
+    started = time.monotonic()
+    count, solution = find_solution(ptype, puzzle, timeout)
+    return _explained(ptype, puzzle, tactics, limit, timeout, started, count, solution)
+
+
+def _explained(ptype: PuzzleType, puzzle: Puzzle, tactics: Sequence[str] | None,
+               limit: int | None, timeout: float | None, started: float, count: int,
+               solution: object | None) -> Explanation:
+    st = stepper(ptype, puzzle, tactics, solution)
+    steps = []
+    for step in st.steps(limit):
+        steps.append(step)
+        if timeout and time.monotonic() - started > timeout:
+            raise _timed_out(puzzle, timeout)
+    return Explanation(steps, rate_steps(steps, min(count, 2), ptype), count, solution, st)
+
+
+def rate(ptype: PuzzleType, puzzle: Puzzle, tactics: Sequence[str] | None = None,
+         timeout: float | None = None) -> Rating:
     """Grade a puzzle: solve it step by step with ``tactics`` (default: all the plugin's,
-    easiest first), guessing the search's solution's value when they run out."""
-    count, solution = find_solution(ptype, puzzle)
+    easiest first), guessing the search's solution's value when they run out; within
+    ``timeout`` seconds as :func:`explain`."""
+    started = time.monotonic()
+    count, solution = find_solution(ptype, puzzle, timeout)
     if count == 0:
         return Rating(level=INVALID, hardest=None, steps=0, guesses=0, solutions=0)
-    st = stepper(ptype, puzzle, tactics, solution)
-    return rate_steps(list(st.steps()), min(count, 2), ptype)
+    return _explained(ptype, puzzle, tactics, None, timeout, started, count, solution).rating
 
 
 def grade(ptype: PuzzleType, puzzle: Puzzle) -> Rating:

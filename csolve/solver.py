@@ -141,9 +141,12 @@ class _Run:
         self.progress = progress
         self.done_before = done_before
         self.fallback = _fallback(model, options)
+        self.told = 0
 
     def _told(self, done: int) -> None:
-        if self.progress is not None:
+        """Pass a backend's polled count on when it has grown (polls repeat it)."""
+        if self.progress is not None and done > self.told:
+            self.told = done
             self.progress(self.done_before + done)
 
     def stream(self, on_solution: Callable[[Puzzle, Any], None]) -> Iterator[ResultBlock]:

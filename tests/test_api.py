@@ -115,7 +115,7 @@ def test_solver_streams_results_in_input_order():
     done = []
     results = list(solver.iter_solve(puzzles, progress=done.append))
     assert [r.puzzle.index for r in results] == list(range(len(puzzles)))
-    assert done[-1] == len(puzzles)
+    assert done[-1] == len(puzzles) and done == sorted(set(done))  # each count once, growing
 
 
 def test_a_stop_flag_interrupts_every_puzzle():
@@ -134,7 +134,10 @@ def test_a_stop_flag_interrupts_every_puzzle():
     (lambda: csolve.solve("sudoku", HARD, backend="static-partition", k="x"),
      "wants a whole number"),
     (lambda: csolve.solve("sudoku", HARD, rules="nosuch"), "nosuch"),
-    (lambda: csolve.solve("sudoku", "123"), "123: no such file, nor a sudoku puzzle (a line"),
+    (lambda: csolve.solve("sudoku", "123"), "123:1: no such file, nor a sudoku puzzle (a line"),
+    (lambda: csolve.solve("sudoku", "puzzles/sudoku/9x9-hardd.txt"), "hardd.txt: no such file"),
+    (lambda: csolve.solve("sudoku", "hard.txt"), "hard.txt: no such file"),
+    (lambda: csolve.solve("sudoku", " "), "no puzzle given"),
     (lambda: csolve.solve("sudoku", "puzzles/nope.txt"), "nope.txt: no such file"),
     (lambda: csolve.solve("sudoku", "puzzles"), "puzzles: is a directory"),
 ])
@@ -142,3 +145,80 @@ def test_bad_options_and_input_are_one_line_errors(call, message):
     with pytest.raises(csolve.CsolveError) as e:
         call()
     assert message in str(e.value) and "\n" not in str(e.value)
+
+
+KAKURO = str(PUZZLES / "kakuro" / "small.txt")
+
+
+@pytest.mark.parametrize("call", [
+    lambda: csolve.solve("sudoku", csolve.read("kakuro", KAKURO)),
+    lambda: csolve.solve("sudoku", [csolve.read("kakuro", KAKURO)[0]]),
+    lambda: csolve.count("sudoku", csolve.read("kakuro", KAKURO)[0]),
+    lambda: csolve.validate("sudoku", csolve.read("kakuro", KAKURO)[0]),
+    lambda: csolve.rate("str8ts", csolve.read("kakuro", KAKURO)[0]),
+])
+def test_a_puzzle_of_another_type_is_an_input_error(call):
+    with pytest.raises(csolve.PuzzleInputError, match="a kakuro puzzle, not (sudoku|str8ts)"):
+        call()
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda: csolve.generate("sudoku", difficulty="Hard"), csolve.UnknownNameError,
+     "unknown difficulty 'Hard' .known: easy, medium"),
+    (lambda: csolve.generate("sudoku", count=-1), csolve.OptionError, "count must be 1"),
+    (lambda: csolve.generate("sudoku", seed=-5), csolve.OptionError, "seed must be 0"),
+    (lambda: csolve.generate("sudoku", workers=-1), csolve.OptionError, "workers must be 0"),
+    (lambda: csolve.generate("sudoku", tries=0), csolve.OptionError, "tries must be 1"),
+    (lambda: csolve.generate("sudoku", size="4"), TypeError, "size is a whole number"),
+    (lambda: csolve.generate("sudoku", address="auto"), csolve.OptionError, "need a backend"),
+    (lambda: csolve.solve("sudoku", HARD, timeout="5"), TypeError, "timeout is a number"),
+    (lambda: csolve.solve("sudoku", HARD, limit="2"), TypeError, "limit is a whole number"),
+    (lambda: csolve.explain("sudoku", HARD, limit=0), csolve.OptionError, "limit must be 1"),
+    (lambda: csolve.rate("sudoku", str(PUZZLES / "sudoku" / "9x9-hard.txt")),
+     csolve.PuzzleInputError, "rate takes one puzzle; this holds 5"),
+    (lambda: list(csolve.Solver("sudoku").iter_solve(HARD, ctrl=[0])), TypeError,
+     "csolve.new_ctrl"),
+])
+def test_api_arguments_are_checked_before_any_work(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_explain_and_rate_keep_the_time_limit_and_say_when_there_is_no_solution():
+    with pytest.raises(csolve.SearchTimeoutError, match="timeout") as e:
+        csolve.explain("sudoku", HARD, timeout=1e-9)  # over it by the first step at the latest
+    assert e.value.exit_code == 3
+    with pytest.raises(csolve.SearchTimeoutError):
+        csolve.rate("sudoku", HARD, timeout=1e-9)
+    with pytest.raises(csolve.NoSolutionError, match="no solution: row 3 has no place for 1"):
+        csolve.explain("sudoku", "...1.3.4..4..1..")
+    steps = csolve.explain("sudoku", "2.....3......4.1", limit=1, timeout=60)
+    assert len(steps) == 1 and steps[0].text
+
+
+def test_solve_with_a_limit_hands_back_every_solution_it_found():
+    (r,) = csolve.solve("sudoku", "." * 16, limit=5)
+    assert r.status is csolve.Status.MULTIPLE and r.count == 5 == len(r.solutions)
+    assert len({tuple(s) for s in r.solutions}) == 5
+    for s in r.solutions:
+        assert csolve.validate("sudoku", s, against=r.puzzle) == []
+
+
+@pytest.mark.parametrize("kind, path", [("sudoku", "sudoku/9x9-hard.txt"),
+                                        ("kakuro", "kakuro/small.txt"),
+                                        ("str8ts", "str8ts/small.txt"),
+                                        ("killer", "killer/small.txt")])
+def test_a_results_solution_array_validates_against_its_puzzle(kind, path):
+    r = csolve.solve(kind, str(PUZZLES / path))[0]
+    assert csolve.validate(kind, r.solution, against=r.puzzle) == []
+    with pytest.raises(csolve.OptionError, match="against="):
+        csolve.validate(kind, r.solution)
+
+
+def test_generate_takes_the_commands_box_shape():
+    made = csolve.generate("sudoku", 2, size=6, box="3x2", seed=3)
+    for p in made:
+        assert p.meta["box"] == (3, 2)
+        r = csolve.count("sudoku", p)
+        assert r.count == 1 and r.exact
+        assert csolve.validate("sudoku", r.solution, against=p) == []

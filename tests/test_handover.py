@@ -177,9 +177,9 @@ def test_the_depth_first_budget_goes_by_the_grid_s_size(sudoku, monkeypatch, nam
 def test_a_negative_depth_first_budget_is_refused():
     """0 means "never hand over"; below that is a mistake, said as for limit and timeout."""
     import csolve
-    from csolve.errors import UnknownNameError
+    from csolve.errors import OptionError
 
-    with pytest.raises(UnknownNameError, match="escalate_after must be 0"):
+    with pytest.raises(OptionError, match="escalate_after must be 0"):
         csolve.Solver("sudoku", escalate_after=-1)
 
 

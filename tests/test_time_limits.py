@@ -100,7 +100,7 @@ def test_explain_and_rate_keep_the_time_limit_while_searching(tmp_path, frisch, 
 def test_explain_and_rate_keep_the_time_limit_while_stepping(capsys, monkeypatch, command):
     """The clock the steps are timed by jumps an hour at each look: the first puzzle's
     search is done (no time limit reached there), its steps are not."""
-    import csolve.cli.tactics as tactics
+    import csolve.grading as grading
 
     class Clock:
         now = 0.0
@@ -109,7 +109,7 @@ def test_explain_and_rate_keep_the_time_limit_while_stepping(capsys, monkeypatch
             self.now += 3600.0
             return self.now
 
-    monkeypatch.setattr(tactics, "time", Clock())
+    monkeypatch.setattr(grading, "time", Clock())
     hard = str(PUZZLES / "sudoku" / "9x9-hard.txt")
     code, out, err = run_cli(capsys, command, "sudoku", hard, "--timeout", "60",
                              "--output", "line")

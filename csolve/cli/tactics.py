@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from enum import StrEnum
 from typing import Annotated
 
@@ -38,24 +37,6 @@ StepOutputOpt = Annotated[StepOutput | None, typer.Option(help=_OUTPUT)]
 # -- time limits (--timeout): a puzzle over it is reported as "timeout", exit code 3 --------
 TimeoutOpt = Annotated[float | None, typer.Option(
     "--timeout", min=0.0, help="Seconds per puzzle (search and steps); over it: timeout, exit 3.")]
-
-
-class _TimedOut(Exception):
-    """A puzzle ran past ``--timeout``."""
-
-
-def _solution_within(ptype, p, timeout: float | None):
-    """(solutions up to 2, the first) as grading.find_solution, within ``timeout``."""
-    from csolve.grading import find_solution
-
-    if timeout is None:
-        return find_solution(ptype, p)
-    from csolve.solver import SolveOptions, Status, solve_one
-
-    r = solve_one(ptype, p, SolveOptions(limit=2, timeout=timeout))
-    if r.status is Status.TIMEOUT:
-        raise _TimedOut
-    return r.count, (r.solutions[0] if r.solutions else None)
 
 
 def _timeout_line(p, timeout: float | None) -> str:
@@ -106,21 +87,6 @@ def list_tactics_cmd(
     Console(soft_wrap=True).print(table)
 
 
-def _explain_one(ptype, p, tactics, limit=None, timeout=None):
-    from csolve.grading import rate_steps, stepper
-
-    deadline = None if timeout is None else time.monotonic() + timeout
-    count, solution = _solution_within(ptype, p, timeout)
-    st = stepper(ptype, p, tactics, solution)
-    steps = []
-    for step in st.steps(limit):
-        steps.append(step)
-        if deadline is not None and time.monotonic() > deadline:
-            raise _TimedOut
-    rating = rate_steps(steps, min(count, 2), ptype)
-    return st, steps, rating, count, solution
-
-
 SEVERAL = "the puzzle has several solutions, so no logic alone can finish it; these steps reach one"
 
 
@@ -130,7 +96,8 @@ def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | 
     """Print the steps for every puzzle of a file (or the first ``limit`` of each)."""
     from rich.console import Console
 
-    from csolve.errors import ExitCode
+    from csolve.errors import ExitCode, SearchTimeoutError
+    from csolve.grading import explain as explain_puzzle
 
     ptype, puzzles = load_puzzles(kind, file, fmt, box)
     chosen = parse_tactics(tactics)
@@ -139,12 +106,13 @@ def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | 
     code = ExitCode.OK
     for p in puzzles:
         try:
-            st, steps, rating, count, solution = _explain_one(ptype, p, chosen, limit, timeout)
-        except _TimedOut:
+            e = explain_puzzle(ptype, p, chosen, limit, timeout)
+        except SearchTimeoutError:
             code = ExitCode.TIMEOUT
             con.print(json.dumps({"puzzle": p.index + 1, "line": p.line, "status": "timeout"})
                       if out is Output.json else _timeout_line(p, timeout), markup=False)
             continue
+        st, steps, rating, count, solution = e.stepper, e.steps, e.rating, e.solutions, e.solution
         namer = st.board.namer
         if count == 0:
             code = ExitCode.NO_SOLUTION
@@ -250,8 +218,9 @@ def rate(
     from rich.console import Console
     from rich.table import Table
 
-    from csolve.errors import ExitCode
+    from csolve.errors import ExitCode, SearchTimeoutError
     from csolve.grading import INVALID, LEVELS, NOT_UNIQUE
+    from csolve.grading import rate as rate_puzzle
 
     ptype, puzzles = load_puzzles(puzzle, file, fmt, box)
     chosen = parse_tactics(tactics)
@@ -264,8 +233,8 @@ def rate(
     code = ExitCode.OK
     for p in puzzles:
         try:
-            _st, _steps, r, count, _sol = _explain_one(ptype, p, chosen, timeout=timeout)
-        except _TimedOut:
+            r = rate_puzzle(ptype, p, chosen, timeout)
+        except SearchTimeoutError:
             code = ExitCode.TIMEOUT
             if out is Output.json:
                 con.print(json.dumps({"puzzle": p.index + 1, "line": p.line,
@@ -275,7 +244,7 @@ def rate(
             else:
                 table.add_row(p.where, "timeout", "-", "-", "-")
             continue
-        if count == 0:
+        if r.solutions == 0:
             code = ExitCode.NO_SOLUTION
         levels[r.level] += 1
         if out is Output.json:
