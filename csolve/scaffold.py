@@ -33,9 +33,28 @@ def names(name: str) -> dict[str, str]:
             "__TAG__": str(tag), "__CLASS__": "".join(w.title() for w in name.split("-"))}
 
 
+def _check_free(name: str, package: str) -> None:
+    """Refuse a name an installed plugin uses: its entry point or package would shadow the
+    other's, and neither would work."""
+    import importlib.util
+    from importlib.metadata import entry_points
+
+    from csolve.plugins import collect_named
+
+    types, _conflicts = collect_named("csolve_register_puzzles", "puzzle type")
+    if name in types or name in {e.name for e in entry_points(group="csolve")}:
+        raise ScaffoldError(f"{name!r} is taken by an installed plugin (see csolve "
+                            "list-plugins); pick another name")
+    if importlib.util.find_spec(package) is not None:
+        raise ScaffoldError(f"a package {package} is already installed; pick another name")
+
+
 def write_plugin(name: str, dest: Path) -> list[Path]:
     """Write the package for plugin ``name`` into the new folder ``dest``; returns the files."""
     subst = names(name)
+    _check_free(name, subst["__PACKAGE__"])
+    if dest.exists() and not dest.is_dir():
+        raise ScaffoldError(f"{dest} is a file, not a folder")
     if dest.exists() and any(dest.iterdir()):
         raise ScaffoldError(f"{dest} already exists and is not empty")
     written = []
@@ -44,8 +63,11 @@ def write_plugin(name: str, dest: Path) -> list[Path]:
             rel = rel.replace(key, value)
             text = text.replace(key, value)
         path = dest / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text.lstrip("\n"))
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text.lstrip("\n"))
+        except OSError as e:
+            raise ScaffoldError(f"cannot write {path}: {e.strerror or e}") from None
         written.append(path)
     return written
 

@@ -16,10 +16,15 @@ from .helpers import ROOT
 def latin():
     doc = (ROOT / "docs" / "plugins.md").read_text()
     code = re.search(r"```python\n# csolve_latin/plugin.py\n(.*?)```", doc, re.S).group(1)
+    hooks = re.search(r"```python\n# csolve_latin/hooks.py\n(.*?)```", doc, re.S).group(1)
     namespace: dict = {}
     exec(compile(code, "csolve_latin_plugin", "exec"), namespace)
+    # the entry point module, its relative import of the class above made a lookup
+    hooks_ns: dict = {"_plugin": namespace}
+    exec(compile(hooks.replace("from .plugin import Latin", "Latin = _plugin['Latin']"),
+                 "csolve_latin_hooks", "exec"), hooks_ns)
     module = type("Plugin", (), {"csolve_register_puzzles":
-                                 staticmethod(namespace["csolve_register_puzzles"])})
+                                 staticmethod(hooks_ns["csolve_register_puzzles"])})
     pm = get_plugin_manager()
     pm.register(module, name="latin-tutorial")
     try:

@@ -57,6 +57,13 @@ def test_bad_names_and_used_folders_are_one_line_errors(tmp_path, capsys):
     (tmp_path / "used" / "f").write_text("")
     code, out, err = run(capsys, "new-plugin", "ok", "--dir", str(tmp_path / "used"))
     assert code == 2 and "not empty" in err
+    (tmp_path / "afile").write_text("")
+    code, out, err = run(capsys, "new-plugin", "ok", "--dir", str(tmp_path / "afile"))
+    assert code == 2 and "is a file, not a folder" in err and err.count("\n") == 1
+    for taken in ("sudoku", "killer", "core"):  # a built-in's name would shadow it
+        code, out, err = run(capsys, "new-plugin", taken, "--dir", str(tmp_path / taken))
+        assert code == 2 and "is taken by an installed plugin" in err and not out
+        assert not (tmp_path / taken).exists()
 
 
 @pytest.mark.slow
