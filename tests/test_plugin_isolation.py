@@ -242,6 +242,42 @@ def test_a_plugins_bug_at_run_time_is_one_line_and_exit_4(site, tmp_path, monkey
         main()
 
 
+BAD_RULE = """
+import numpy as np
+
+from csolve.hookspecs import hookimpl
+from csolve.kernels.bits import kernel
+from csolve.kernels.state import NO_CHANGE
+
+
+@kernel
+def bad_rule(cand, m, ws):
+    scratch = np.zeros("many")  # numba cannot type this
+    return NO_CHANGE
+
+
+@hookimpl
+def csolve_register_rules(register):
+    from csolve.rules import Rule
+
+    register(Rule("bad-rule", "brokenplug_badrule:bad_rule", "a rule numba cannot compile"))
+"""
+
+
+def test_a_plugin_kernel_that_does_not_compile_is_named_in_one_line(site, monkeypatch, capsys):
+    install(site, "brokenplug", {"badrule": BAD_RULE})
+    from csolve.cli import main
+
+    monkeypatch.setattr(sys, "argv", ["csolve", "solve", "sudoku", HARD,
+                                      "--rules", "elimination,bad-rule"])
+    with pytest.raises(SystemExit) as e:
+        main()
+    err = capsys.readouterr().err.splitlines()[-1]  # after "compiling kernels" (first run)
+    assert e.value.code == 4 and "Traceback" not in err
+    assert err.startswith("csolve: error: ") and "brokenplug_badrule.py:11:" in err
+    assert "a kernel does not compile" in err and "zeros" in err
+
+
 DEFERRED = """
 from csolve.hookspecs import hookimpl
 from csolve.puzzle import DeferredPuzzleType

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 from csolve.cli.app import app
@@ -57,13 +58,19 @@ def main() -> None:
             sys.exit(int(ExitCode.INTERRUPTED))
         for mod in _click_exception_modules():
             if isinstance(e, mod.ClickException):
-                sys.stderr.write(f"csolve: error: {_one_line(e, mod)}\n")
+                if e.format_message().strip():  # (none after the help shown for no command)
+                    sys.stderr.write(f"csolve: error: {_one_line(e, mod)}\n")
                 sys.exit(int(ExitCode.BAD_INPUT))
         from csolve.plugins import debug_enabled
 
         if debug_enabled():
             raise
         # a bug (in csolve or a plugin): one line and exit 4, the traceback on request
+        compiled = _kernel_failure(e)
+        if compiled:
+            sys.stderr.write(f"csolve: error: {compiled} (a bug in that kernel; "
+                             "CSOLVE_DEBUG=1 shows numba's whole report)\n")
+            sys.exit(int(ExitCode.INTERNAL))
         detail = " ".join(str(e).split())[:300]
         sys.stderr.write(f"csolve: internal error: {name}{': ' + detail if detail else ''} "
                          "(a bug; CSOLVE_DEBUG=1 shows the traceback)\n")
@@ -116,6 +123,31 @@ def app_for(args: list[str]):
     one = copy.copy(app)
     one.registered_commands = named[-1:]  # the last one registered, as typer would choose
     return one
+
+
+def _kernel_failure(e: BaseException) -> str | None:
+    """For numba refusing to compile a kernel (a rule or engine of csolve's or a plugin's):
+    the innermost line of the kernels' own sources it typed, and numba's first words of why;
+    None otherwise."""
+    import re
+
+    if not type(e).__module__.startswith("numba"):
+        return None
+    import numba
+
+    from csolve.kernels.compose import cache_dir
+
+    text = re.sub(r"\x1b\[[0-9;]*m", "", str(e))
+    skip = (os.path.dirname(numba.__file__), str(cache_dir()))
+    places = [(f, n) for f, n in re.findall(r"typing of call at (\S+) \((\d+)\)", text)
+              if not f.startswith(skip) and "csolve_kernels_" not in f]
+    if not places:
+        return None
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    why = next((ln for ln in lines if not ln.startswith("Failed in")), type(e).__name__)
+    call = next((ln[3:].strip() for ln in lines if ln.startswith(">>>")), "")
+    file, line = places[0]
+    return f"{file}:{line}: a kernel does not compile: {why[:160]}{' ' + call if call else ''}"
 
 
 def _one_line(e, mod) -> str:
@@ -211,6 +243,8 @@ def _quick_exit(code: int) -> None:
         atexit._run_exitfuncs()
         sys.stdout.flush()
         sys.stderr.flush()
+    except BrokenPipeError:  # the reader went away before the last of the output
+        _reader_gone()
     except Exception:
         sys.exit(code)
     os._exit(code)
