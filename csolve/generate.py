@@ -346,8 +346,12 @@ def generate_puzzles(ptype, options: GenerateOptions, count: int, seed: int,
     With ``difficulty``, tries go on until the grader says that level, at most ``tries``.
     ``mapper``: where the puzzles are made (see :func:`generate_in_order`).
     """
+    from dataclasses import replace
+
     from csolve.search import new_ctrl
 
+    # chosen rules as solve takes them: elimination first, the type's constraints kept
+    options = replace(options, rules=ptype.rules_for(options.rules))
     grade = load_grader() if difficulty else None
     ctrl = ctrl if ctrl is not None else new_ctrl()
     seeds = derive_seeds(seed, count)

@@ -208,3 +208,18 @@ def test_difficulty_uses_the_grader():
     assert len(made) == 2
     for g in made:
         assert g.grade == "easy" and rate(sudoku, g.puzzle).level == "easy"
+
+
+@pytest.mark.parametrize("kind, size, rules", [("sudoku", 4, "naked-pair"),
+                                               ("sudoku", 9, "x-wing"),
+                                               ("sudoku", 4, "hidden-single"),
+                                               ("killer", 4, "naked-pair")])
+def test_chosen_rules_are_taken_as_solve_takes_them(kind, size, rules):
+    """Rules without elimination (or a type's constraint rules) still make sound puzzles:
+    the generator, like solve, puts elimination first and keeps the type's constraints."""
+    import csolve
+
+    for p in csolve.generate(kind, 2, size=size, seed=1, rules=rules):
+        r = csolve.count(kind, p)
+        assert r.count == 1 and r.exact
+        assert csolve.validate(kind, r.solution, against=p) == []
