@@ -261,3 +261,51 @@ def test_garbage_never_raises_a_traceback(capsys, tmp_path, text):
     code, _, err = run(capsys, "solve", "sudoku", f, "--output", "line", "--timeout", "2")
     assert code in (0, 1, 2, 3)
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("unbuffered", ["", "1"])
+def test_a_reader_that_leaves_after_one_line_ends_the_program_with_141(tmp_path, unbuffered):
+    """``csolve solve big.txt | head -1``: more output than a pipe holds, and the reader
+    gone after one line. Unbuffered output (``PYTHONUNBUFFERED``, common in containers)
+    writes a big text in one call that the pipe takes only in part; the rest must not be
+    dropped without a word (exit 0) either."""
+    lines = [x for x in (PUZZLES / "sudoku" / "9x9-easy.txt").read_text().splitlines()
+             if x.strip() and not x.startswith("#")]
+    big = tmp_path / "big.txt"
+    big.write_text("\n".join(lines[i % len(lines)] for i in range(20_000)) + "\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    if unbuffered:
+        env["PYTHONUNBUFFERED"] = unbuffered
+    proc = subprocess.Popen([sys.executable, "-m", "csolve", "solve", "sudoku", str(big),
+                             "--output", "line"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env)
+    first = proc.stdout.readline()
+    proc.stdout.close()  # 1.6 MB to come: more than a pipe holds
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=300) == 141, err
+    assert len(first.strip()) == 81 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("backend", ["serial", "locked-pool", "process-pool"])
+def test_ctrl_c_writes_the_answers_found_and_reports_the_rest_interrupted(tmp_path, backend):
+    """Ctrl-C as a terminal sends it (to every process of the job) while the second puzzle
+    of a file is counted: the first puzzle's answer is written, the second comes back
+    ``interrupted`` with what it had counted, one line says so, and the exit code is 130."""
+    import signal
+
+    endless = "5..........2.95.....8....6........2.....53..1....2........3.2.4......" + "." * 12
+    f = tmp_path / "two.txt"
+    f.write_text("2.....3.........\n" + endless + "\n")  # a 4x4 first: written at once
+    proc = subprocess.Popen([sys.executable, "-m", "csolve", "solve", "sudoku", str(f),
+                             "--count", "--output", "json", "--backend", backend,
+                             "--workers", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    first = json.loads(proc.stdout.readline())  # the 4x4 is done; the count has begun
+    assert first["count"] == 12 and first["exact"]
+    os.killpg(proc.pid, signal.SIGINT)
+    rest, err = proc.communicate(timeout=300)
+    assert proc.returncode == 130, err
+    (second,) = [json.loads(line) for line in rest.splitlines()]
+    assert second["status"] == "interrupted" and not second["exact"]
+    assert err.splitlines()[-1] == "csolve: interrupted" and "Traceback" not in err

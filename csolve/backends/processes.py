@@ -38,11 +38,21 @@ def _pool(n: int) -> cf.ProcessPoolExecutor:
         pool = _pools.get(n)
         if pool is None:
             pool = cf.ProcessPoolExecutor(max_workers=n,
-                                          mp_context=multiprocessing.get_context("spawn"))
+                                          mp_context=multiprocessing.get_context("spawn"),
+                                          initializer=_leave_interrupts_to_the_parent)
             if not _pools:
                 atexit.register(_shutdown_all)
             _pools[n] = pool
         return pool
+
+
+def _leave_interrupts_to_the_parent() -> None:
+    """A worker process ignores Ctrl-C (a terminal sends it to every process of the
+    job): the parent stops the search and ends the pool; a worker that died of it would
+    only turn the stop into a broken pool."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _shutdown_all() -> None:

@@ -8,6 +8,7 @@ bar when both are on the terminal, so the bar never breaks a grid.
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 from collections import Counter
@@ -53,7 +54,7 @@ class Reporter:
     def err(self) -> Console:
         from rich.console import Console
 
-        return Console(stderr=True, highlight=False)
+        return Console(stderr=True, highlight=False, soft_wrap=True)
 
     def notice(self, message: str) -> None:
         """A one-line note for stderr: printed above the progress bar when one is drawn on
@@ -298,8 +299,20 @@ def _is_tty(stream: Any) -> bool:
 
 
 def _write(text: str) -> None:
-    if text:
+    """Write ``text`` whole. Unbuffered (``python -u``, ``PYTHONUNBUFFERED``) stdout hands
+    a big text to one ``write`` call, which a pipe may take only in part (its reader gone,
+    a signal) and the rest would be lost without a word: written in a loop here instead,
+    so a reader that goes away is seen."""
+    if not text:
+        return
+    raw = getattr(sys.stdout, "buffer", None)
+    if not isinstance(raw, io.RawIOBase):
         sys.stdout.write(text)
+        return
+    sys.stdout.flush()
+    view = memoryview(text.encode(sys.stdout.encoding, sys.stdout.errors or "strict"))
+    while view:
+        view = view[raw.write(view) or 0:]
 
 
 def _fmt(v: object) -> str:

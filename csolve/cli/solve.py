@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
 from enum import StrEnum
 from typing import Annotated
 
@@ -17,7 +18,7 @@ from csolve.cli.common import (
     PuzzleArg,
     default_output,
 )
-from csolve.defaults import ESCALATE_AFTER, ESCALATE_AFTER_LARGE, LARGE_GRID_CELLS
+from csolve.defaults import ESCALATE_AFTER, ESCALATE_AFTER_LARGE, LARGE_GRID_CELLS, MAX_WORKERS
 
 #: the largest count or node budget an option takes (the kernels count in 64-bit integers)
 MAX_COUNT = 2**62
@@ -54,7 +55,7 @@ def solve(
     puzzle: PuzzleArg,
     file: FileArg,
     backend: Annotated[str, typer.Option(help=_BACKEND)] = "serial",
-    workers: Annotated[int, typer.Option(min=0, help=_WORKERS)] = 0,
+    workers: Annotated[int, typer.Option(min=0, max=MAX_WORKERS, help=_WORKERS)] = 0,
     count: Annotated[bool, typer.Option("--count", help=_COUNT)] = False,
     limit: Annotated[int, typer.Option(min=0, max=MAX_COUNT,
                                        help="With --count: stop counting at N.")] = 0,
@@ -83,6 +84,9 @@ def solve(
 
     if count and all_:
         raise UnknownNameError("--count and --all do not go together")
+    if explain and (count or all_ or limit):
+        raise UnknownNameError("--explain shows one solve's steps; --count, --all and --limit "
+                               "do not go with it")
     if limit and not count:
         count = True
     if engine not in (None, "dfs") and explain:
@@ -91,7 +95,8 @@ def solve(
     if explain:
         from csolve.cli.tactics import explain_puzzles
 
-        code = explain_puzzles(puzzle, file, tactics, output, fmt)
+        code = explain_puzzles(puzzle, file, tactics, output, fmt, timeout=timeout or None,
+                               box=box)
         if code:
             raise typer.Exit(code)
         return
@@ -109,17 +114,54 @@ def solve(
     from csolve.kernels import diskcache
 
     diskcache.notify = reporter.notice
+    from csolve.search import new_ctrl
+
+    ctrl = new_ctrl()
     t0 = time.perf_counter()
-    with reporter.progress() as advance:
-        blocks = solver.iter_blocks(puzzles, progress=advance,
+    with reporter.progress() as advance, stop_on_interrupt(ctrl) as interrupted:
+        blocks = solver.iter_blocks(puzzles, progress=advance, ctrl=ctrl,
                                     on_solution=reporter.solution_printer() if all_ else None)
         for block in blocks:
             reporter.block(block)
     reporter.finish()
     reporter.summary(time.perf_counter() - t0)
     code = reporter.exit_code()
+    if interrupted():
+        import sys
+
+        sys.stderr.write("csolve: interrupted\n")
+        code = ExitCode.INTERRUPTED
     if code != ExitCode.OK:
         raise typer.Exit(int(code))
+
+
+@contextmanager
+def stop_on_interrupt(ctrl):
+    """The first Ctrl-C sets the search's stop flag instead of raising: every worker stops,
+    the answers found are written and the puzzles not done are reported ``interrupted``.
+    A second Ctrl-C interrupts at once. Yields a test of whether it happened."""
+    import signal
+    import threading
+
+    from csolve.kernels.abi import CTRL_STOP
+
+    hit = []
+    previous = signal.getsignal(signal.SIGINT)
+    if (threading.current_thread() is not threading.main_thread()
+            or previous is not signal.default_int_handler):  # an embedder's own handling
+        yield lambda: bool(ctrl[CTRL_STOP])
+        return
+
+    def first(_signum, _frame) -> None:
+        hit.append(True)
+        ctrl[CTRL_STOP] = 1
+        signal.signal(signal.SIGINT, previous)
+
+    signal.signal(signal.SIGINT, first)
+    try:
+        yield lambda: bool(hit)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def warn(message: str) -> None:
