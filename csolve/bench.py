@@ -23,6 +23,10 @@ def run_bench(ptype: PuzzleType, puzzles: Sequence[Puzzle], backends: Sequence[s
     for backend in ["serial"] + [b for b in backends if b != "serial"]:
         for w in ([1] if backend == "serial" else workers):
             walls, nodes, idle, counts, timeouts, ok = [], [], [], None, 0, True
+            # kernels loaded (or compiled) and threads warm before any clock starts
+            solve_one(ptype, puzzles[0], SolveOptions(limit=limit, backend=backend, workers=w,
+                                                      timeout=timeout,
+                                                      backend_options=dict(options or {})))
             for _ in range(repeat):
                 t0 = time.perf_counter()
                 got, n_nodes, idle_s = [], 0, 0.0

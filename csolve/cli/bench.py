@@ -40,6 +40,7 @@ def bench(
     from csolve.bench import bench_table, run_bench
     from csolve.cli.common import load_puzzles
     from csolve.cli.solve import parse_backend_options
+    from csolve.defaults import MAX_WORKERS, cores
     from csolve.errors import UnknownNameError
 
     known = all_backends()
@@ -50,7 +51,11 @@ def bench(
     try:
         counts = [int(x) for x in workers.split(",") if x.strip()]
     except ValueError:
-        raise UnknownNameError(f"--workers wants numbers like 1,2,4, got {workers!r}") from None
+        counts = []
+    if not counts or any(not 0 <= w <= MAX_WORKERS for w in counts):
+        raise UnknownNameError(f"--workers wants counts from 0 (one per core) to {MAX_WORKERS} "
+                               f"like 1,2,4, got {workers!r}")
+    counts = list(dict.fromkeys(w or cores() for w in counts))
     opts = parse_backend_options(option or [])
     console = Console(stderr=True)
     report: dict = {"puzzle": puzzle, "files": {}}

@@ -9,6 +9,7 @@ import typer
 
 from csolve.cli.app import app, examples
 from csolve.cli.common import BoxOpt, Output
+from csolve.defaults import MAX_WORKERS
 
 
 class Symmetry(StrEnum):
@@ -63,7 +64,7 @@ def generate(
     tries: Annotated[int, typer.Option(min=1, help="With --difficulty: attempts per puzzle.")]
     = 100,
     output: Annotated[Output, typer.Option(help=_OUTPUT)] = Output.line,
-    workers: Annotated[int, typer.Option(min=0, help=_WORKERS)] = 1,
+    workers: Annotated[int, typer.Option(min=0, max=MAX_WORKERS, help=_WORKERS)] = 1,
     rules: Annotated[str | None, typer.Option(help="Propagation rules for the uniqueness "
                                               "tests, comma-separated.")] = None,
     backend: Annotated[str | None, typer.Option(help=_BACKEND)] = None,
@@ -94,7 +95,7 @@ def generate(
     if writer and getattr(type(ptype), writer) is getattr(PuzzleType, writer):
         getattr(ptype, writer)(None, None)  # the type's own one-line refusal, before any work
     pictures: list[str] = []
-    err = Console(stderr=True, highlight=False)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
     out = Console(highlight=False, soft_wrap=True)
     if seed is None:
         seed = secrets.randbits(63)

@@ -38,7 +38,7 @@ def validate(
         if len(givens) != len(grids):
             raise PuzzleInputError(against, None, None,
                                    f"holds {len(givens)} puzzles but {file} holds {len(grids)}")
-    out = Console(highlight=False)
+    out = Console(highlight=False, soft_wrap=True)
     bad = 0
     for i, g in enumerate(grids):
         if ptype.is_complete(g):
