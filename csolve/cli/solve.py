@@ -87,7 +87,7 @@ def solve(
     if explain and (count or all_ or limit):
         raise UnknownNameError("--explain shows one solve's steps; --count, --all and --limit "
                                "do not go with it")
-    if limit and not count:
+    if limit and not count and not all_:  # --all --limit N: the first N, no count line
         count = True
     if engine not in (None, "dfs") and explain:
         raise UnknownNameError(f"--engine {engine} searches with its own deductions; "

@@ -44,7 +44,9 @@ def check_box(n: int, box: Box | None) -> Box:
         return default_box(n)
     r, c = box
     if r < 2 or c < 2 or r * c != n:
-        raise ValueError(f"boxes of {r}x{c} do not tile a {n}x{n} grid")
+        shapes = ", ".join(f"{a}x{b}" for a, b in box_shapes(n))
+        raise ValueError(f"a {n}x{n} grid takes boxes of {n} cells, at least 2 a side "
+                         f"({shapes or 'none'}), not {r}x{c}")
     return r, c
 
 
