@@ -309,3 +309,46 @@ def test_ctrl_c_writes_the_answers_found_and_reports_the_rest_interrupted(tmp_pa
     (second,) = [json.loads(line) for line in rest.splitlines()]
     assert second["status"] == "interrupted" and not second["exact"]
     assert err.splitlines()[-1] == "csolve: interrupted" and "Traceback" not in err
+
+
+def test_all_with_a_limit_prints_solutions_only(capsys):
+    code, out, _ = run(capsys, "solve", "sudoku", "2.....3.........", "--all", "--limit", "3",
+                       "--output", "line")
+    lines = out.split()
+    assert code == 0 and len(lines) == 3 and len(set(lines)) == 3
+    for line in lines:  # every line a solution that reads back and validates
+        assert run(capsys, "validate", "sudoku", line)[0] == 0
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--explain", "--count"), "--count, --all and --limit do not go with it"),
+    (("--explain", "--all"), "do not go with it"),
+    (("--workers", "5000", "--backend", "locked-pool"), "less than or equal to 1024"),
+])
+def test_options_that_cannot_be_honoured_are_refused(capsys, args, message):
+    code, out, err = run(capsys, "solve", "sudoku", "2.....3.........", *args)
+    assert code == 2 and message in err and err.count("\n") == 1 and not out
+
+
+def test_long_lines_are_not_wrapped_in_a_pipe(capsys, tmp_path):
+    """validate's problems and --stats lines are one line each, however long."""
+    bad = "4231314223141432"
+    code, out, _ = run(capsys, "validate", "sudoku", bad)
+    assert code == 1 and all(len(line) > 0 for line in out.splitlines())
+    code, out, err = run(capsys, "solve", "sudoku", HARD, "--stats", "--output", "line")
+    stats = [line for line in err.splitlines() if "nodes" in line]
+    assert len(stats) == 5 and all("backend serial" in line and "time" in line
+                                   for line in stats)
+
+
+def test_bench_with_workers_0_uses_one_per_core(capsys, tmp_path):
+    from csolve.defaults import cores
+
+    report = tmp_path / "bench.json"
+    code, out, err = run(capsys, "bench", "sudoku", str(PUZZLES / "sudoku" / "4x4.txt"),
+                         "--workers", "0", "--repeat", "1", "--backends", "locked-pool",
+                         "--json", str(report))
+    assert code == 0, err
+    rows = json.loads(report.read_text())["files"]
+    (row,) = [r for f in rows.values() for r in f if r["backend"] == "locked-pool"]
+    assert row["workers"] == cores() and row["ok"]
