@@ -58,3 +58,10 @@ def in_format(found: list[tuple[int, G, dict]], fmt: str | None, source: str
                                    f"a {meta['format']} puzzle where the format asked for is "
                                    f"{fmt}")
     return found
+
+
+def row_line(puzzle: Any, row: int) -> int:
+    """The file line of a grid puzzle's row ``row`` (0-based), where its reader recorded
+    one line per row (``meta["row_lines"]``); else the puzzle's first line."""
+    rows = puzzle.meta.get("row_lines") if isinstance(puzzle.meta, dict) else None
+    return rows[row] if rows and 0 <= row < len(rows) else puzzle.line

@@ -126,6 +126,13 @@ def _cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
     ("str8ts", "####/..z./####/####\n", "<stdin>:1:8:"),
     ("str8ts", "..../..../....\n", "<stdin>:1:"),
     ("str8ts", "{not json\n", "<stdin>:1:"),
+    # a puzzle's own rule broken in a row of a grid written one row per line: that line
+    ("kakuro", "; clues\n- 3\\ 3\\\n\\3 . .\n\\2 . .\n", "<stdin>:4: clue 2 at r3c1"),
+    ("kakuro", "- 3\\ 4\\\n\\3 1 1\n\\4 . .\n", "<stdin>:2: conflicting givens"),
+    ("str8ts", "# . . .\n. . . .\n1 . 1 .\n. . . .\n", "<stdin>:3: conflicting givens: value 1 "
+     "twice in row 3"),
+    ("str8ts", "# 2 . .\n. . . .\n. 2 . .\n. . . .\n", "<stdin>:3: conflicting givens: value 2 "
+     "twice in column 2"),
 ])
 def test_malformed_input_is_one_line_and_exit_2(kind, text, where):
     r = _cli("solve", kind, "-", stdin=text)

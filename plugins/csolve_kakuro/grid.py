@@ -157,7 +157,7 @@ def parse(text: str, source: str) -> list[tuple[int, KakuroGrid, dict]]:
     def flush() -> None:
         if block:
             out.append((block[0][0], _from_rows(source, block, [t for _, t in block]),
-                        {"format": "text"}))
+                        {"format": "text", "row_lines": tuple(no for no, _ in block)}))
             block.clear()
 
     for no, raw in enumerate(text.splitlines(), 1):

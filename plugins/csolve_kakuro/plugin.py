@@ -16,7 +16,7 @@ import numpy as np
 from csolve.errors import PuzzleInputError
 from csolve.model import Model, ModelBuilder
 from csolve.puzzle import Puzzle, PuzzleType
-from csolve.rowgrid import in_format
+from csolve.rowgrid import in_format, row_line
 
 from . import grid as kgrid
 from .grid import WHITE, KakuroGrid
@@ -63,14 +63,15 @@ class Kakuro(PuzzleType):
         for run in g.runs:
             n = len(run.cells)
             idx = n * (kgrid.MAX_SUM + 1) + run.total
+            line = row_line(puzzle, run.clue[0])
             if n > 9 or offsets[idx] == offsets[idx + 1]:
                 raise PuzzleInputError(
-                    puzzle.source, puzzle.line, None,
+                    puzzle.source, line, None,
                     f"clue {run.total} at r{run.clue[0] + 1}c{run.clue[1] + 1} cannot be made "
                     f"from {n} distinct digits")
             given = [d for d in _digits(g, g.values, run.cells) if d]
             if len(set(given)) != len(given):
-                raise PuzzleInputError(puzzle.source, puzzle.line, None,
+                raise PuzzleInputError(puzzle.source, line, None,
                                        f"conflicting givens: a digit repeats in the run of "
                                        f"r{run.clue[0] + 1}c{run.clue[1] + 1}")
 

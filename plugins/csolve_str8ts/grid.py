@@ -130,7 +130,8 @@ def parse(text: str, source: str) -> list[tuple[int, Str8tsGrid, dict]]:
 
     def flush() -> None:
         if block:
-            out.append((block[0][0], _from_rows(source, list(block)), {"format": "text"}))
+            out.append((block[0][0], _from_rows(source, list(block)),
+                        {"format": "text", "row_lines": tuple(no for no, _, _ in block)}))
             block.clear()
 
     for no, raw in enumerate(text.splitlines(), 1):

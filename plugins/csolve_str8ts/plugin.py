@@ -16,7 +16,7 @@ import numpy as np
 from csolve.errors import PuzzleInputError
 from csolve.model import Model, ModelBuilder
 from csolve.puzzle import Puzzle, PuzzleType
-from csolve.rowgrid import in_format
+from csolve.rowgrid import in_format, row_line
 
 from . import grid as sgrid
 from .grid import BLACK, WHITE, Str8tsGrid
@@ -48,7 +48,8 @@ def _model(structure: tuple, rules: tuple[str, ...]) -> Model:
     return b.build(rules, key=f"str8ts-{key}", meta={"n": n})
 
 
-def _problems_in_lines(g: Str8tsGrid, grid: np.ndarray) -> list[str]:
+def _problems_in_lines(g: Str8tsGrid, grid: np.ndarray) -> list[tuple[str, int]]:
+    """Each digit repeated in a row or column, and the row where it repeats."""
     problems = []
     n = g.n
     for name, transpose in (("row", False), ("column", True)):
@@ -59,7 +60,7 @@ def _problems_in_lines(g: Str8tsGrid, grid: np.ndarray) -> list[str]:
                 if v == 0:
                     continue
                 if v in seen:
-                    problems.append(f"value {v} twice in {name} {i + 1}")
+                    problems.append((f"value {v} twice in {name} {i + 1}", j if transpose else i))
                 seen[v] = j
     return problems
 
@@ -82,8 +83,9 @@ class Str8ts(PuzzleType):
         g: Str8tsGrid = puzzle.data
         problems = _problems_in_lines(g, g.values)
         if problems:
-            raise PuzzleInputError(puzzle.source, puzzle.line, None,
-                                   f"conflicting givens: {problems[0]}")
+            message, row = problems[0]
+            raise PuzzleInputError(puzzle.source, row_line(puzzle, row), None,
+                                   f"conflicting givens: {message}")
 
     def model(self, puzzle: Puzzle, rules: tuple[str, ...] | None = None) -> Model:
         g: Str8tsGrid = puzzle.data
@@ -119,7 +121,7 @@ class Str8ts(PuzzleType):
                     problems.append(f"white cell {where} holds {v}, not a digit 1..{n}")
                 elif want and v != want:
                     problems.append(f"given {where}={want} was changed to {v}")
-        problems += _problems_in_lines(g, solution)
+        problems += [message for message, _row in _problems_in_lines(g, solution)]
         for name, i, run in g.compartments():
             vals = sorted(int(solution[rc]) for rc in run)
             if vals and vals[-1] - vals[0] != len(vals) - 1:
