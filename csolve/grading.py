@@ -55,7 +55,8 @@ class Rating:
 
 
 def namer_for(ptype: PuzzleType, puzzle: Puzzle) -> Namer:
-    return Namer(lambda c: ptype.cell_name(puzzle, c), lambda g: ptype.group_name(puzzle, g))
+    return Namer(lambda c: ptype.cell_name(puzzle, c), lambda g: ptype.group_name(puzzle, g),
+                 lambda v: ptype.value_name(puzzle, v))
 
 
 def level_of(ptype: PuzzleType | None, tactic: str) -> str:

@@ -69,11 +69,19 @@ class Step:
 
 
 class Namer:
-    """Names of cells and groups, from the puzzle's plugin."""
+    """Names of cells, groups and values, from the puzzle's plugin (a 16x16 Sudoku writes
+    value 12 as ``C``: its explanations should too)."""
 
-    def __init__(self, cell: Callable[[int], str], group: Callable[[int], str]) -> None:
+    def __init__(self, cell: Callable[[int], str], group: Callable[[int], str],
+                 value: Callable[[int], str] = str) -> None:
         self.cell = cell
         self.group = group
+        self.value = value
+
+    def values(self, mask_or_values) -> str:
+        """'{1,C}': a candidate mask or a list of values, as the puzzle writes them."""
+        vs = bits(mask_or_values) if isinstance(mask_or_values, int) else list(mask_or_values)
+        return "{" + ",".join(self.value(v) for v in vs) + "}"
 
     def cells(self, cells: Sequence[int]) -> str:
         return ", ".join(self.cell(c) for c in cells)
@@ -83,14 +91,15 @@ class Namer:
         by_value: dict[int, list[int]] = {}
         for c, v in removed:
             by_value.setdefault(v, []).append(c)
-        return "; ".join(f"{v} from {self.cells(cs)}" for v, cs in sorted(by_value.items()))
+        return "; ".join(f"{self.value(v)} from {self.cells(cs)}"
+                         for v, cs in sorted(by_value.items()))
 
     def losses(self, removed: Sequence[tuple[int, int]]) -> str:
         """'r3c4 loses 3; r3c5 loses 1, 2' - removals grouped by cell."""
         by_cell: dict[int, list[int]] = {}
         for c, v in removed:
             by_cell.setdefault(c, []).append(v)
-        return "; ".join(f"{self.cell(c)} loses {', '.join(map(str, sorted(vs)))}"
+        return "; ".join(f"{self.cell(c)} loses {', '.join(map(self.value, sorted(vs)))}"
                          for c, vs in by_cell.items())
 
 
@@ -189,7 +198,8 @@ def naked_single(b: Board) -> Iterator[Step]:
             v = x.bit_length()
             # only a step when it tells something: the value is still a candidate of a peer
             yield Step("elimination", placed=[(c, v)], cells=[c], values=[v],
-                       text=f"{b.namer.cell(c)} = {v}: naked single (its only candidate)")
+                       text=f"{b.namer.cell(c)} = {b.namer.value(v)}: naked single (its only "
+                            "candidate)")
 
 
 def hidden_single(b: Board) -> Iterator[Step]:
@@ -208,7 +218,7 @@ def hidden_single(b: Board) -> Iterator[Step]:
             c = next(c for c in cells if b.cand[c] & vb)
             if b.cand[c] != vb:
                 yield Step("hidden-single", placed=[(c, v)], cells=[c], values=[v], groups=[g],
-                           text=f"{b.namer.cell(c)} = {v}: hidden single in "
+                           text=f"{b.namer.cell(c)} = {b.namer.value(v)}: hidden single in "
                                 f"{b.namer.group(g)}")
 
 
@@ -231,9 +241,10 @@ def locked_candidates(b: Board) -> Iterator[Step]:
                     yield Step("locked-candidates", removed=removed,
                                cells=[c for c in inter if b.cand[c] & vb], values=[v],
                                groups=[base, other],
-                               text=f"locked candidates: {v} in {nb.group(base)} can only go "
-                                    f"where it meets {nb.group(other)}, so it leaves the rest "
-                                    f"of {nb.group(other)}: removes {nb.removals(removed)}")
+                               text=f"locked candidates: {nb.value(v)} in {nb.group(base)} can "
+                                    f"only go where it meets {nb.group(other)}, so it leaves "
+                                    f"the rest of {nb.group(other)}: removes "
+                                    f"{nb.removals(removed)}")
 
 
 def _naked(k: int, name: str) -> Finder:
@@ -254,7 +265,7 @@ def _naked(k: int, name: str) -> Finder:
                     nb = b.namer
                     yield Step(name, removed=removed, cells=list(combo), values=bits(u),
                                groups=[g],
-                               text=f"{LABELS[name]} {vals(u)} in {nb.group(g)} "
+                               text=f"{LABELS[name]} {nb.values(u)} in {nb.group(g)} "
                                     f"({nb.cells(combo)}) removes {nb.removals(removed)}")
     return find
 
@@ -283,7 +294,7 @@ def _hidden(k: int, name: str) -> Finder:
                     nb = b.namer
                     yield Step(name, removed=removed, cells=where, values=list(combo),
                                groups=[g],
-                               text=f"{LABELS[name]} {vals(combo)} in {nb.group(g)} "
+                               text=f"{LABELS[name]} {nb.values(combo)} in {nb.group(g)} "
                                     f"({nb.cells(where)}) removes {nb.removals(removed)}")
     return find
 
@@ -328,7 +339,7 @@ def _fish(k: int, name: str) -> Finder:
                                 cells=[c for g in base_groups for c in b.groups[g]
                                        if b.cand[c] & vb],
                                 groups=base_groups + cover_list,
-                                text=f"{LABELS[name]} on {v}: "
+                                text=f"{LABELS[name]} on {nb.value(v)}: "
                                      f"{', '.join(nb.group(g) for g in base_groups)} hold it "
                                      f"only in {', '.join(nb.group(g) for g in cover_list)}; "
                                      f"removes {nb.removals(removed)}")
@@ -410,8 +421,8 @@ class Stepper:
         if v not in options:
             return None
         step = Step("guess", placed=[(c, v)], cells=[c], values=[v],
-                    text=f"{b.namer.cell(c)} = {v}: guess (no tactic applies; candidates "
-                         f"{vals(options)}; {why})")
+                    text=f"{b.namer.cell(c)} = {b.namer.value(v)}: guess (no tactic applies; "
+                         f"candidates {b.namer.values(options)}; {why})")
         b.apply(step)
         return step
 

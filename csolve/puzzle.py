@@ -300,6 +300,10 @@ class PuzzleType:
         """How explanations name a group of the model (by its index in the builder)."""
         return f"group {group}"
 
+    def value_name(self, puzzle: Puzzle, value: int) -> str:
+        """How explanations write a value (1-based), as the puzzle's own text does."""
+        return str(value)
+
     def step_finders(self) -> dict:
         """Step-by-step forms of the plugin's own tactics: ``{rule name: finder}``, where a
         finder takes a :class:`csolve.logic.Board` and yields :class:`csolve.logic.Step`."""

@@ -222,3 +222,13 @@ def test_generate_takes_the_commands_box_shape():
         r = csolve.count("sudoku", p)
         assert r.count == 1 and r.exact
         assert csolve.validate("sudoku", r.solution, against=p) == []
+
+
+def test_explanations_write_values_as_the_puzzle_does():
+    """A 16x16 written with 1-9 and A-G: value 12 is "C" in the steps too."""
+    (p,) = csolve.read("sudoku", str(PUZZLES / "sudoku" / "16x16.txt"))[:1]
+    symbols = p.meta["alphabet"].symbols
+    placed = [(s, v) for s in csolve.explain("sudoku", p) for _c, v in s.placed if v > 9]
+    assert placed
+    for step, v in placed:
+        assert f"= {symbols[v - 1]}:" in step.text and f"= {v}:" not in step.text

@@ -348,6 +348,13 @@ class Sudoku(PuzzleType):
         n = puzzle.meta["n"]
         return f"r{cell // n + 1}c{cell % n + 1}"
 
+    def value_name(self, puzzle: Puzzle, value: int) -> str:
+        # the symbol the puzzle is written in (16x16: C for 12); numbers as numbers
+        alphabet = puzzle.meta.get("alphabet")
+        if puzzle.meta.get("format") == "line" and alphabet is not None:
+            return alphabet.symbols[value - 1]
+        return str(value)
+
     def group_name(self, puzzle: Puzzle, group: int) -> str:
         # groups are added as rows, then columns, then boxes (see sudoku_model)
         n = puzzle.meta["n"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from csolve.logic import Board, Step, bits, vals
+from csolve.logic import Board, Step, bits
 
 
 def xy_wing(b: Board) -> Iterator[Step]:
@@ -31,6 +31,7 @@ def xy_wing(b: Board) -> Iterator[Step]:
                     removed = [(c, v) for c in targets]
                     yield Step("xy-wing", removed=removed, cells=[p, q1, q2],
                                values=bits(x | cbit),
-                               text=f"XY-wing: pivot {nb.cell(p)} {vals(x)} with pincers "
-                                    f"{nb.cell(q1)} {vals(y)} and {nb.cell(q2)} {vals(want)}; "
+                               text=f"XY-wing: pivot {nb.cell(p)} {nb.values(x)} with pincers "
+                                    f"{nb.cell(q1)} {nb.values(y)} and {nb.cell(q2)} "
+                                    f"{nb.values(want)}; "
                                     f"removes {nb.removals(removed)}")
