@@ -16,7 +16,7 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from csolve.defaults import MAX_WORKERS, cores
+from csolve.defaults import MAX_KEPT, MAX_WORKERS, cores
 from csolve.errors import NoSolutionError, OptionError, PuzzleInputError, UnknownNameError
 
 if TYPE_CHECKING:
@@ -122,12 +122,17 @@ def read_argument(ptype: PuzzleType, item: str | os.PathLike, fmt: str | None
 
 
 def _looks_like_path(text: str) -> bool:
-    """A name with a folder or a file extension (``puzzles/a.txt``, ``hard.sdk``): what
-    failed was finding the file, not reading a puzzle."""
+    """A name in an existing folder or with a file extension (``puzzles/a.txt``,
+    ``hard.sdk``), with no space or ``=`` (puzzle text such as a Killer line has them):
+    what failed was finding the file, not reading a puzzle."""
     import re
 
-    named = re.fullmatch(r"[\w.-]*\.[A-Za-z][A-Za-z0-9]{1,4}", text.strip()) is not None
-    return len(text) <= 60 and ("/" in text or os.sep in text or named)
+    name = text.strip()
+    if len(name) > 60 or "=" in name or any(ch.isspace() for ch in name):
+        return False
+    folder = os.path.dirname(name)
+    return (bool(folder) and os.path.isdir(folder)) or re.fullmatch(
+        r"[\w./\\-]*\.[A-Za-z][A-Za-z0-9]{1,4}", name) is not None
 
 
 def check_format(ptype: PuzzleType, fmt: str | None) -> None:
@@ -180,8 +185,7 @@ class Solver:
             raise OptionError(f"workers must be 0 (one per core) to {MAX_WORKERS}, got {workers}")
         if limit is not None and limit < 0:
             raise OptionError(f"limit must be 0 or more, got {limit}")
-        if timeout is not None and timeout < 0:
-            raise OptionError(f"timeout must be 0 (none) or more seconds, got {timeout}")
+        _check_timeout(timeout)
         if escalate_after is not None and escalate_after < 0:
             raise OptionError("escalate_after must be 0 (never) or more nodes, got "
                               f"{escalate_after}")
@@ -191,7 +195,7 @@ class Solver:
             limit=mode_limit, backend=be.name,
             workers=workers or (cores() if be.parallel else 1),
             timeout=timeout or None, rules=rule_names, engine=engine,
-            keep=1 if count else mode_limit,  # solve(limit=N) hands back the N it found
+            keep=1 if count else min(mode_limit, MAX_KEPT),  # solve(limit=N) hands them back
             backend_options=be.check_options(backend_options),
             escalate_after=escalate_after)
         self.counting = count
@@ -199,10 +203,10 @@ class Solver:
     def _rules(self, rules: tuple[str, ...] | None, tactics: tuple[str, ...] | None,
                engine: str | None) -> tuple[str, ...] | None:
         if rules and tactics:
-            raise UnknownNameError("rules and tactics do not go together")
+            raise OptionError("rules and tactics do not go together")
         if engine not in (None, "dfs") and (rules or tactics):
-            raise UnknownNameError(f"engine {engine} searches with its own deductions; rules "
-                                   "and tactics go with the generic search (dfs)")
+            raise OptionError(f"engine {engine} searches with its own deductions; rules "
+                              "and tactics go with the generic search (dfs)")
         if tactics:
             from csolve.cli.tactics import tactics_as_rules
 
@@ -266,6 +270,13 @@ class Solver:
                             progress=progress, ctrl=ctrl)
 
 
+def _check_timeout(timeout: float | None) -> None:
+    """A time limit is a number of seconds, 0 or None for none."""
+    _check_numbers(whole=False, timeout=timeout)
+    if timeout is not None and timeout < 0:
+        raise OptionError(f"timeout must be 0 (none) or more seconds, got {timeout}")
+
+
 def _check_numbers(whole: bool = True, **values: Any) -> None:
     """A TypeError naming the argument when a number was expected (None is "not given")."""
     from numbers import Integral, Real
@@ -309,9 +320,12 @@ def count(kind: str | PuzzleType, puzzle: Any, limit: int | None = None,
           **options: Any) -> Result:
     """Count one puzzle's solutions (all of them, or up to ``limit``): the result's
     ``count``, exact when ``exact`` is True."""
+    from csolve.solver import solve_blocks
+
     solver = Solver(kind, count=True, limit=limit, **options)
-    _one(read(solver.puzzle_type, puzzle, solver.format), "count")
-    return solver.solve(puzzle)[0]
+    p = _one(solver.read(puzzle), "count")  # read once: standard input cannot be read twice
+    (block,) = solve_blocks(solver.puzzle_type, [p], solver.options)
+    return block[0]
 
 
 def validate(kind: str | PuzzleType, solution: Any, against: Any = None) -> list[str]:
@@ -343,7 +357,7 @@ def rate(kind: str | PuzzleType, puzzle: Any, tactics: Sequence[str] | str | Non
     from csolve.grading import rate as rate_puzzle
 
     ptype = puzzle_type(kind)
-    _check_numbers(whole=False, timeout=timeout)
+    _check_timeout(timeout)
     p = _one(read(ptype, puzzle, format, box), "rate")
     return rate_puzzle(ptype, p, _names(tactics), timeout)
 
@@ -359,7 +373,7 @@ def explain(kind: str | PuzzleType, puzzle: Any, tactics: Sequence[str] | str | 
 
     ptype = puzzle_type(kind)
     _check_numbers(limit=limit)
-    _check_numbers(whole=False, timeout=timeout)
+    _check_timeout(timeout)
     if limit is not None and limit < 1:
         raise OptionError(f"limit must be 1 or more steps, got {limit}")
     p = _one(read(ptype, puzzle, format, box), "explain")
@@ -399,13 +413,16 @@ def generate(kind: str | PuzzleType, count: int = 1, *, size: int = 9, seed: int
     if difficulty is not None and difficulty not in LEVELS:
         raise UnknownNameError(f"unknown difficulty {difficulty!r} (known: {', '.join(LEVELS)})")
     ptype = puzzle_type(kind)
+    if box is not None:
+        ptype.with_box([], box)  # a type with no box shape to choose says so
     options = GenerateOptions(size=size, symmetry=symmetry, clues=clues, rules=_names(rules),
                               box=box)
     mapper = None
     if backend is not None:
         from csolve.backends import get_backend
 
-        mapper = partial(get_backend(backend).map_ordered, options=backend_options)
+        be = get_backend(backend)
+        mapper = partial(be.map_ordered, options=be.check_options(backend_options))
     elif backend_options:
         raise OptionError(f"backend options ({', '.join(backend_options)}) need a backend")
     seed = secrets.randbits(63) if seed is None else seed

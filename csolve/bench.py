@@ -11,6 +11,14 @@ from collections.abc import Sequence
 from csolve.puzzle import Puzzle, PuzzleType
 from csolve.solver import SolveOptions, Status, solve_one
 
+#: the search time of a warm-up run, per puzzle shape
+WARM_UP_SECONDS = 0.01
+
+
+def _one_per_shape(ptype: PuzzleType, puzzles: Sequence[Puzzle]) -> list[Puzzle]:
+    """The first puzzle of each run of same-shaped puzzles (each run is one model)."""
+    return [puzzles[start] for start, _stop, _model, _inits in ptype.model_runs(puzzles)]
+
 
 def run_bench(ptype: PuzzleType, puzzles: Sequence[Puzzle], backends: Sequence[str],
               workers: Sequence[int], repeat: int = 5, count: bool = False,
@@ -23,10 +31,13 @@ def run_bench(ptype: PuzzleType, puzzles: Sequence[Puzzle], backends: Sequence[s
     for backend in ["serial"] + [b for b in backends if b != "serial"]:
         for w in ([1] if backend == "serial" else workers):
             walls, nodes, idle, counts, timeouts, ok = [], [], [], None, 0, True
-            # kernels loaded (or compiled) and threads warm before any clock starts
-            solve_one(ptype, puzzles[0], SolveOptions(limit=limit, backend=backend, workers=w,
-                                                      timeout=timeout,
-                                                      backend_options=dict(options or {})))
+            # kernels loaded (or compiled) and threads warm before any clock starts: the
+            # solver loads a shape's kernels before its time limit counts, and a moment
+            # of search is enough for the rest
+            for p in _one_per_shape(ptype, puzzles):
+                solve_one(ptype, p, SolveOptions(limit=limit, backend=backend, workers=w,
+                                                 timeout=WARM_UP_SECONDS,
+                                                 backend_options=dict(options or {})))
             for _ in range(repeat):
                 t0 = time.perf_counter()
                 got, n_nodes, idle_s = [], 0, 0.0

@@ -31,8 +31,12 @@ def escalate_budget(n_cells: int, escalate_after: int | None = None) -> int:
 PROBE_NODES = 2_000
 
 #: the most workers one search or generate run takes: each costs a thread (or process, or
-#: cluster task) and its scratch memory, so a slip like 100000 is refused, not started
+#: cluster task) and its scratch memory, so a slip of a few zeros is refused, not started
 MAX_WORKERS = 1024
+
+#: the most solutions ``csolve.solve(limit=N)`` keeps per puzzle (room for them is set aside
+#: up front; ``on_solution`` streams any number)
+MAX_KEPT = 1000
 
 
 def cores() -> int:

@@ -372,6 +372,7 @@ def generate_puzzles(ptype, options: GenerateOptions, count: int, seed: int,
         g.index = i
         g.puzzle.index = i
         g.puzzle.line = i + 1
+        g.puzzle.kind = ptype.name  # a type built on another's generator is still itself
         g.puzzle.meta["seed"] = g.seed
         yield g
 

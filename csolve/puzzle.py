@@ -237,8 +237,8 @@ class PuzzleType:
     def format_grid(self, puzzle: Puzzle, solution: Any | None) -> str:
         """The puzzle (or a solution) as a plain-text grid, no colour, that :meth:`parse`
         reads back."""
-        raise UnknownNameError(f"{self.name} puzzles have no plain-text grid form (--output "
-                               "grid); line, json and pretty work for every type")
+        raise UnknownNameError(f"{self.name} puzzles have no plain-text grid form; line, json "
+                               "and pretty output work for every type")
 
     def to_svg(self, puzzle: Puzzle, solution: Any | None, step: Any = None, *,
                candidates: Sequence[int] | None = None,
@@ -248,8 +248,8 @@ class PuzzleType:
         removed candidates are marked; ``candidates`` and ``placed`` (the stepper board's
         masks and placed flags before the step, one per model cell) show the open cells'
         candidates as small symbols. See :mod:`csolve.svg`."""
-        raise UnknownNameError(f"{self.name} puzzles have no picture form (--output svg or "
-                               "html, render); line, json and pretty work for every type")
+        raise UnknownNameError(f"{self.name} puzzles have no picture form; line, json and "
+                               "pretty output work for every type")
 
     def to_json(self, puzzle: Puzzle, solution: Any) -> Any:
         """A JSON-ready form of a solution."""

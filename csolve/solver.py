@@ -64,8 +64,8 @@ class SolveOptions:
     timeout: float | None = None  # seconds per puzzle
     rules: tuple[str, ...] | None = None
     engine: str | None = None  # None: the model's choice; "dfs": the generic search
-    #: solutions kept per puzzle: the batch kernel keeps the first, so more than one sends
-    #: every puzzle straight to the backend
+    #: solutions kept per puzzle: the batch kernel keeps the first, so a puzzle it finds
+    #: more for is searched again by the backend, which keeps up to this many
     keep: int = 1
     backend_options: dict = field(default_factory=dict)
     #: with ``engine`` None: nodes before a puzzle moves to the learning engine (0: never;
@@ -167,7 +167,7 @@ class _Run:
                     if self.fallback is not None else 0)
         # one puzzle goes straight to a sharing backend: its own probe (a lone search
         # before it shares) ends an easy one as soon, and the batch kernel is not loaded
-        direct = opts.keep > 1 or (not serial and (_no_probe(opts) or len(self.puzzles) == 1))
+        direct = not serial and (_no_probe(opts) or len(self.puzzles) == 1)
         if direct:  # every puzzle straight to the backend
             self.ptype.check_many(self.puzzles)
             results = ResultBlock.of([self._unsearched(k) for k in range(len(self.puzzles))])
@@ -192,7 +192,24 @@ class _Run:
             results.put(k, first)
             done += 1
             self._told(done)
+        if opts.keep > 1:
+            self._keep_more(results)
         return results
+
+    def _keep_more(self, results: ResultBlock) -> None:
+        """Search again, keeping up to ``keep`` solutions, each puzzle found to have more
+        than the one the batch kernel kept (most puzzles of a file have one: they stay on
+        the batch path)."""
+        opts = self.options
+        for k in range(len(self.puzzles)):
+            first = results[k]
+            if (first.count < 2 or len(first.solutions) >= min(first.count, opts.keep)
+                    or self.ctrl[abi.CTRL_STOP]):
+                continue
+            model = self.model.with_init(self.inits[k])
+            left = _time_left(opts.timeout, first.seconds)
+            again, _ = self._search(self.puzzles[k], model, left, 0, None)
+            results.put(k, _after(first, again))
 
     def _unsearched(self, k: int) -> Result:
         """A placeholder for puzzle ``k`` before any search, replaced by its answer."""

@@ -178,18 +178,37 @@ def test_a_puzzle_of_another_type_is_an_input_error(call):
      csolve.PuzzleInputError, "rate takes one puzzle; this holds 5"),
     (lambda: list(csolve.Solver("sudoku").iter_solve(HARD, ctrl=[0])), TypeError,
      "csolve.new_ctrl"),
+    (lambda: csolve.explain("sudoku", HARD, timeout=-1), csolve.OptionError, "timeout must be"),
+    (lambda: csolve.rate("sudoku", HARD, timeout=-1), csolve.OptionError, "timeout must be"),
+    (lambda: csolve.generate("kakuro", box="2x3"), csolve.UnknownNameError, "no box shape"),
+    (lambda: csolve.generate("sudoku", backend="serial", bogus=1), csolve.UnknownNameError,
+     "has no option 'bogus'"),
+    (lambda: csolve.solve("killer", "AABB/CDDB/CEFF/CGFH A=4 B=x"), csolve.PuzzleInputError,
+     "nor a killer puzzle .sum 'x' of cage 'B'"),
 ])
 def test_api_arguments_are_checked_before_any_work(call, error, message):
     with pytest.raises(error, match=message):
         call()
 
 
-def test_explain_and_rate_keep_the_time_limit_and_say_when_there_is_no_solution():
-    with pytest.raises(csolve.SearchTimeoutError, match="timeout") as e:
-        csolve.explain("sudoku", HARD, timeout=1e-9)  # over it by the first step at the latest
-    assert e.value.exit_code == 3
-    with pytest.raises(csolve.SearchTimeoutError):
-        csolve.rate("sudoku", HARD, timeout=1e-9)
+def test_explain_and_rate_keep_the_time_limit_and_say_when_there_is_no_solution(monkeypatch):
+    import csolve.grading as grading
+
+    class Clock:  # an hour passes at each look: the steps run past any limit
+        now = 0.0
+
+        def monotonic(self) -> float:
+            self.now += 3600.0
+            return self.now
+
+    with monkeypatch.context() as m:
+        m.setattr(grading, "time", Clock())
+        with pytest.raises(csolve.SearchTimeoutError, match="timeout") as e:
+            csolve.explain("sudoku", HARD, timeout=60)
+        assert e.value.exit_code == 3
+        with pytest.raises(csolve.SearchTimeoutError):
+            csolve.rate("sudoku", HARD, timeout=60)
+        assert csolve.rate("sudoku", HARD).solutions == 1  # no limit: no clock
     with pytest.raises(csolve.NoSolutionError, match="no solution: row 3 has no place for 1"):
         csolve.explain("sudoku", "...1.3.4..4..1..")
     steps = csolve.explain("sudoku", "2.....3......4.1", limit=1, timeout=60)
@@ -232,3 +251,22 @@ def test_explanations_write_values_as_the_puzzle_does():
     assert placed
     for step, v in placed:
         assert f"= {symbols[v - 1]}:" in step.text and f"= {v}:" not in step.text
+
+
+def test_count_reads_standard_input_once(monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"2.....3.........\n")))
+    r = csolve.count("sudoku", "-")
+    assert r.count == 12 and r.exact
+
+
+def test_a_file_solved_with_a_limit_keeps_each_puzzles_solutions():
+    """limit=N on a file: unique puzzles keep their one solution (the batch path), one
+    with more keeps N."""
+    results = csolve.solve("sudoku", [str(PUZZLES / "sudoku" / "9x9-easy.txt"), "." * 16],
+                           limit=3)
+    *easy, open_grid = results
+    assert all(r.count == 1 and len(r.solutions) == 1 for r in easy)
+    assert open_grid.count == 3 == len(open_grid.solutions)
+    for r in results:
+        for s in r.solutions:
+            assert csolve.validate("sudoku", s, against=r.puzzle) == []

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -286,6 +287,14 @@ def test_a_reader_that_leaves_after_one_line_ends_the_program_with_141(tmp_path,
     assert len(first.strip()) == 81 and "Traceback" not in err
 
 
+def _children(pid: int) -> list[str]:
+    """The process ids of ``pid``'s children (Linux's /proc)."""
+    from pathlib import Path
+
+    return [c for f in Path(f"/proc/{pid}/task").glob("*/children")
+            for c in f.read_text().split()]
+
+
 @pytest.mark.parametrize("backend", ["serial", "locked-pool", "process-pool"])
 def test_ctrl_c_writes_the_answers_found_and_reports_the_rest_interrupted(tmp_path, backend):
     """Ctrl-C as a terminal sends it (to every process of the job) while the second puzzle
@@ -303,6 +312,8 @@ def test_ctrl_c_writes_the_answers_found_and_reports_the_rest_interrupted(tmp_pa
                             start_new_session=True)
     first = json.loads(proc.stdout.readline())  # the 4x4 is done; the count has begun
     assert first["count"] == 12 and first["exact"]
+    while backend == "process-pool" and proc.poll() is None and len(_children(proc.pid)) < 2:
+        time.sleep(0.01)  # the pool's workers started: Ctrl-C reaches them too
     os.killpg(proc.pid, signal.SIGINT)
     rest, err = proc.communicate(timeout=300)
     assert proc.returncode == 130, err

@@ -275,7 +275,7 @@ def test_a_plugin_kernel_that_does_not_compile_is_named_in_one_line(site, monkey
     err = capsys.readouterr().err.splitlines()[-1]  # after "compiling kernels" (first run)
     assert e.value.code == 4 and "Traceback" not in err
     assert err.startswith("csolve: error: ") and "brokenplug_badrule.py:11:" in err
-    assert "a kernel does not compile" in err and "zeros" in err
+    assert "a kernel does not compile" in err
 
 
 DEFERRED = """

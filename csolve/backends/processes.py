@@ -120,6 +120,7 @@ class ProcessPool(Backend):
         stats = first.stats.copy()
         pool = _pool(n)
         import concurrent.futures as cf
+        from concurrent.futures.process import BrokenProcessPool
 
         running: set = set()
         tasks = 0
@@ -150,6 +151,13 @@ class ProcessPool(Backend):
                 if end is not None:
                     reason = end
                     break
+        except BrokenProcessPool:
+            _drop(n)
+            if not job.stopped():
+                raise
+            # Ctrl-C reached a worker still starting, before it could ignore it: the stop
+            # was asked for all the same
+            reason, running = "stopped", set()
         except BaseException:
             _drop(n)
             raise

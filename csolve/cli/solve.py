@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import sys
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    import numpy as np
 
 from csolve.cli.app import app, examples
 from csolve.cli.common import (
@@ -58,7 +63,8 @@ def solve(
     workers: Annotated[int, typer.Option(min=0, max=MAX_WORKERS, help=_WORKERS)] = 0,
     count: Annotated[bool, typer.Option("--count", help=_COUNT)] = False,
     limit: Annotated[int, typer.Option(min=0, max=MAX_COUNT,
-                                       help="With --count: stop counting at N.")] = 0,
+                                       help="With --count: stop counting at N; with --all: "
+                                       "print the first N.")] = 0,
     all_: Annotated[bool, typer.Option("--all", help="Print every solution.")] = False,
     timeout: Annotated[float, typer.Option(min=0, help="Seconds per puzzle; 0 = none.")] = 0,
     output: Annotated[Output | None, typer.Option(help=_OUTPUT)] = None,
@@ -80,18 +86,18 @@ def solve(
     """Solve every puzzle in FILE and print the solutions."""
     from csolve.api import Solver
     from csolve.cli.report import Reporter
-    from csolve.errors import ExitCode, UnknownNameError
+    from csolve.errors import ExitCode, OptionError
 
     if count and all_:
-        raise UnknownNameError("--count and --all do not go together")
+        raise OptionError("--count and --all do not go together")
     if explain and (count or all_ or limit):
-        raise UnknownNameError("--explain shows one solve's steps; --count, --all and --limit "
-                               "do not go with it")
+        raise OptionError("--explain shows one solve's steps; --count, --all and --limit "
+                          "do not go with it")
     if limit and not count and not all_:  # --all --limit N: the first N, no count line
         count = True
     if engine not in (None, "dfs") and explain:
-        raise UnknownNameError(f"--engine {engine} searches with its own deductions; "
-                               "--explain goes with the generic search (dfs)")
+        raise OptionError(f"--engine {engine} searches with its own deductions; "
+                          "--explain goes with the generic search (dfs)")
     if explain:
         from csolve.cli.tactics import explain_puzzles
 
@@ -127,8 +133,6 @@ def solve(
     reporter.summary(time.perf_counter() - t0)
     code = reporter.exit_code()
     if interrupted():
-        import sys
-
         sys.stderr.write("csolve: interrupted\n")
         code = ExitCode.INTERRUPTED
     if code != ExitCode.OK:
@@ -136,7 +140,7 @@ def solve(
 
 
 @contextmanager
-def stop_on_interrupt(ctrl):
+def stop_on_interrupt(ctrl: np.ndarray) -> Iterator[Callable[[], bool]]:
     """The first Ctrl-C sets the search's stop flag instead of raising: every worker stops,
     the answers found are written and the puzzles not done are reported ``interrupted``.
     A second Ctrl-C interrupts at once. Yields a test of whether it happened."""
@@ -149,7 +153,7 @@ def stop_on_interrupt(ctrl):
     previous = signal.getsignal(signal.SIGINT)
     if (threading.current_thread() is not threading.main_thread()
             or previous is not signal.default_int_handler):  # an embedder's own handling
-        yield lambda: bool(ctrl[CTRL_STOP])
+        yield lambda: False
         return
 
     def first(_signum, _frame) -> None:
@@ -166,8 +170,6 @@ def stop_on_interrupt(ctrl):
 
 def warn(message: str) -> None:
     """A one-line note on stderr about an option that changes nothing."""
-    import sys
-
     sys.stderr.write(f"csolve: note: {message}\n")
 
 

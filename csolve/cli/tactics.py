@@ -38,9 +38,6 @@ StepOutputOpt = Annotated[StepOutput | None, typer.Option(help=_OUTPUT)]
 TimeoutOpt = Annotated[float | None, typer.Option(
     "--timeout", min=0.0, help="Seconds per puzzle (search and steps); over it: timeout, exit 3.")]
 
-
-def _timeout_line(p, timeout: float | None) -> str:
-    return f"{p.where}: timeout: no answer within {timeout:g} s"
 # -----------------------------------------------------------------------------------------
 
 
@@ -107,10 +104,10 @@ def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | 
     for p in puzzles:
         try:
             e = explain_puzzle(ptype, p, chosen, limit, timeout)
-        except SearchTimeoutError:
+        except SearchTimeoutError as late:
             code = ExitCode.TIMEOUT
             con.print(json.dumps({"puzzle": p.index + 1, "line": p.line, "status": "timeout"})
-                      if out is Output.json else _timeout_line(p, timeout), markup=False)
+                      if out is Output.json else str(late), markup=False)
             continue
         st, steps, rating, count, solution = e.stepper, e.steps, e.rating, e.solutions, e.solution
         namer = st.board.namer
