@@ -273,7 +273,7 @@ class Solver:
 def _check_timeout(timeout: float | None) -> None:
     """A time limit is a number of seconds, 0 or None for none."""
     _check_numbers(whole=False, timeout=timeout)
-    if timeout is not None and timeout < 0:
+    if timeout is not None and not timeout >= 0:  # NaN too
         raise OptionError(f"timeout must be 0 (none) or more seconds, got {timeout}")
 
 
@@ -413,8 +413,6 @@ def generate(kind: str | PuzzleType, count: int = 1, *, size: int = 9, seed: int
     if difficulty is not None and difficulty not in LEVELS:
         raise UnknownNameError(f"unknown difficulty {difficulty!r} (known: {', '.join(LEVELS)})")
     ptype = puzzle_type(kind)
-    if box is not None:
-        ptype.with_box([], box)  # a type with no box shape to choose says so
     options = GenerateOptions(size=size, symmetry=symmetry, clues=clues, rules=_names(rules),
                               box=box)
     mapper = None

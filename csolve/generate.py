@@ -352,6 +352,8 @@ def generate_puzzles(ptype, options: GenerateOptions, count: int, seed: int,
 
     # chosen rules as solve takes them: elimination first, the type's constraints kept
     options = replace(options, rules=ptype.rules_for(options.rules))
+    if options.box is not None:
+        ptype.with_box([], options.box)  # a type with no box shape to choose says so
     grade = load_grader() if difficulty else None
     ctrl = ctrl if ctrl is not None else new_ctrl()
     seeds = derive_seeds(seed, count)

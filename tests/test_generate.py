@@ -223,3 +223,15 @@ def test_chosen_rules_are_taken_as_solve_takes_them(kind, size, rules):
         r = csolve.count(kind, p)
         assert r.count == 1 and r.exact
         assert csolve.validate(kind, r.solution, against=p) == []
+
+
+@pytest.mark.parametrize("args, message", [
+    (("kakuro", "--box", "3x2"), "kakuro puzzles have no box shape to choose"),
+    (("sudoku", "-O", "k=3"), "--option goes with --backend"),
+    (("sudoku", "--backend", "work-stealing", "-O", "bogus=1"), "has no option 'bogus'"),
+])
+def test_generate_refuses_options_it_cannot_honour(args, message):
+    from .helpers import run_cli
+
+    code, out, err = run_cli("generate", *args, "--seed", "1")
+    assert code == 2 and message in err and not out

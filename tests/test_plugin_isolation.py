@@ -252,7 +252,7 @@ from csolve.kernels.state import NO_CHANGE
 
 @kernel
 def bad_rule(cand, m, ws):
-    scratch = np.zeros("many")  # numba cannot type this
+    BROKEN_LINE  # numba cannot type this
     return NO_CHANGE
 
 
@@ -264,8 +264,12 @@ def csolve_register_rules(register):
 """
 
 
-def test_a_plugin_kernel_that_does_not_compile_is_named_in_one_line(site, monkeypatch, capsys):
-    install(site, "brokenplug", {"badrule": BAD_RULE})
+@pytest.mark.parametrize("broken", ['scratch = np.zeros("many")',  # a call
+                                    "cand[0] = (1, 2)",  # a store
+                                    "n = m.no_such_field"])  # an attribute
+def test_a_plugin_kernel_that_does_not_compile_is_named_in_one_line(site, monkeypatch, capsys,
+                                                                    broken):
+    install(site, "brokenplug", {"badrule": BAD_RULE.replace("BROKEN_LINE", broken)})
     from csolve.cli import main
 
     monkeypatch.setattr(sys, "argv", ["csolve", "solve", "sudoku", HARD,

@@ -13,6 +13,8 @@ import atexit
 import threading
 import time
 from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -49,10 +51,31 @@ def _pool(n: int) -> cf.ProcessPoolExecutor:
 def _leave_interrupts_to_the_parent() -> None:
     """A worker process ignores Ctrl-C (a terminal sends it to every process of the
     job): the parent stops the search and ends the pool; a worker that died of it would
-    only turn the stop into a broken pool."""
+    only turn the stop into a broken pool. It started with Ctrl-C blocked
+    (:func:`_spawning`), so one sent while it was still starting is dropped here."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+@contextmanager
+def _spawning() -> Iterator[None]:
+    """Around a submit that may start workers: Ctrl-C blocked in this thread, so workers
+    started now begin with it blocked (a signal mask survives fork and exec) until their
+    initializer ignores it. This process loses nothing: another of its threads takes the
+    signal, or it waits until the mask is restored."""
+    import signal
+
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _shutdown_all() -> None:
@@ -71,6 +94,9 @@ def _drop(n: int) -> None:
         # Ctrl-C / an error: the children are mid-task and would be waited for; end them
         for proc in list(getattr(pool, "_processes", {}).values()):
             proc.terminate()
+        queue = getattr(pool, "_call_queue", None)
+        if queue is not None:  # tasks queued for workers now gone: do not wait to send them
+            queue.cancel_join_thread()
         pool.shutdown(wait=False, cancel_futures=True)
 
 
@@ -133,8 +159,9 @@ class ProcessPool(Backend):
                 while frontier and len(running) < 2 * n:
                     nd, dt = frontier.popleft()
                     remaining = max(1, job.limit - count) if job.limit > 0 else 0
-                    running.add(pool.submit(_task, job.model, nd, dt, remaining, stream,
-                                            job.keep, seconds))
+                    with _spawning():
+                        running.add(pool.submit(_task, job.model, nd, dt, remaining, stream,
+                                                job.keep, seconds))
                     tasks += 1
                 done, running = cf.wait(running, timeout=0.02,
                                         return_when=cf.FIRST_COMPLETED)

@@ -75,6 +75,8 @@ def main() -> None:
         sys.stderr.write(f"csolve: internal error: {name}{': ' + detail if detail else ''} "
                          "(a bug; CSOLVE_DEBUG=1 shows the traceback)\n")
         sys.exit(int(ExitCode.INTERNAL))
+    if rv == ExitCode.INTERRUPTED:  # typer ends any command so on Ctrl-C, without a word
+        sys.stderr.write("csolve: interrupted\n")
     if isinstance(rv, int) and rv:
         sys.exit(rv)
 
@@ -139,7 +141,7 @@ def _kernel_failure(e: BaseException) -> str | None:
 
     text = re.sub(r"\x1b\[[0-9;]*m", "", str(e))
     skip = (os.path.dirname(numba.__file__), str(cache_dir()))
-    places = [(f, n) for f, n in re.findall(r"typing of call at (\S+) \((\d+)\)", text)
+    places = [(f, n) for f, n in re.findall(r"of [^\n]*? at (\S+\.py) \((\d+)\)", text)
               if not f.startswith(skip) and "csolve_kernels_" not in f]
     if not places:
         return None

@@ -110,8 +110,11 @@ def generate(
         from csolve.backends import get_backend
         from csolve.cli.solve import parse_backend_options
 
-        mapper = partial(get_backend(backend).map_ordered,
-                         options=parse_backend_options(option or []))
+        be = get_backend(backend)
+        mapper = partial(be.map_ordered,
+                         options=be.check_options(parse_backend_options(option or [])))
+    elif option:
+        raise UnknownNameError("--option goes with --backend (the backend whose option it is)")
     stream = generate_puzzles(ptype, options, count, seed, workers=n_workers,
                               difficulty=difficulty.value if difficulty else None, tries=tries,
                               mapper=mapper)

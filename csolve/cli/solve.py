@@ -63,8 +63,8 @@ def solve(
     workers: Annotated[int, typer.Option(min=0, max=MAX_WORKERS, help=_WORKERS)] = 0,
     count: Annotated[bool, typer.Option("--count", help=_COUNT)] = False,
     limit: Annotated[int, typer.Option(min=0, max=MAX_COUNT,
-                                       help="With --count: stop counting at N; with --all: "
-                                       "print the first N.")] = 0,
+                                       help="Stop counting at N (implies --count); with "
+                                       "--all: print the first N.")] = 0,
     all_: Annotated[bool, typer.Option("--all", help="Print every solution.")] = False,
     timeout: Annotated[float, typer.Option(min=0, help="Seconds per puzzle; 0 = none.")] = 0,
     output: Annotated[Output | None, typer.Option(help=_OUTPUT)] = None,
@@ -132,8 +132,7 @@ def solve(
     reporter.finish()
     reporter.summary(time.perf_counter() - t0)
     code = reporter.exit_code()
-    if interrupted():
-        sys.stderr.write("csolve: interrupted\n")
+    if interrupted():  # said on stderr as every interrupted command is (csolve.cli.main)
         code = ExitCode.INTERRUPTED
     if code != ExitCode.OK:
         raise typer.Exit(int(code))
