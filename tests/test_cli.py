@@ -363,3 +363,18 @@ def test_bench_with_workers_0_uses_one_per_core(capsys, tmp_path):
     rows = json.loads(report.read_text())["files"]
     (row,) = [r for f in rows.values() for r in f if r["backend"] == "locked-pool"]
     assert row["workers"] == cores() and row["ok"]
+
+
+def test_an_output_encoding_too_narrow_is_one_line(tmp_path):
+    """PYTHONIOENCODING=ascii: pretty grids need box-drawing characters; line output and
+    the timings (µs written "us") need none."""
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    argv = [sys.executable, "-m", "csolve", "solve", "sudoku", HARD]
+    pretty = subprocess.run([*argv, "--output", "pretty"], capture_output=True, text=True,
+                            env=env, timeout=300)
+    assert pretty.returncode == 2 and "Traceback" not in pretty.stderr
+    assert pretty.stderr.splitlines()[-1].startswith(
+        "csolve: error: the output's encoding (ascii) cannot write")
+    line = subprocess.run([*argv, "--output", "line", "--stats"], capture_output=True,
+                          text=True, env=env, timeout=300)
+    assert line.returncode == 0 and len(line.stdout.split()) == 5, line.stderr

@@ -49,6 +49,11 @@ def main() -> None:
     except KeyboardInterrupt:
         sys.stderr.write("csolve: interrupted\n")
         sys.exit(int(ExitCode.INTERRUPTED))
+    except UnicodeEncodeError as e:  # an output encoding (PYTHONIOENCODING=ascii) too narrow
+        sys.stderr.write(f"csolve: error: the output's encoding ({e.encoding}) cannot write "
+                         f"{e.object[e.start]!r}: set PYTHONIOENCODING=utf-8, or use "
+                         "--output line\n")
+        sys.exit(int(ExitCode.BAD_INPUT))
     except Exception as e:
         name = type(e).__name__
         if name == "Exit" and hasattr(e, "exit_code"):

@@ -323,13 +323,23 @@ def _write(text: str) -> None:
         view = view[n:]
 
 
+def _micro() -> str:
+    """The micro sign where both output streams can write it, else "u"."""
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            "µ".encode(getattr(stream, "encoding", None) or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return "u"
+    return "µ"
+
+
 def _fmt(v: object) -> str:
     return f"{v:.3f}" if isinstance(v, float) else str(v)
 
 
 def _fmt_seconds(s: float) -> str:
     if s < 1e-3:
-        return f"{s * 1e6:.0f} µs"
+        return f"{s * 1e6:.0f} {_micro()}s"
     if s < 1:
         return f"{s * 1e3:.1f} ms"
     return f"{s:.2f} s"
