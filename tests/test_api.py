@@ -270,3 +270,15 @@ def test_a_file_solved_with_a_limit_keeps_each_puzzles_solutions():
     for r in results:
         for s in r.solutions:
             assert csolve.validate("sudoku", s, against=r.puzzle) == []
+
+
+def test_validation_writes_values_as_the_puzzle_does():
+    (p,) = csolve.read("sudoku", str(PUZZLES / "sudoku" / "16x16.txt"))[:1]
+    r = csolve.solve("sudoku", p)[0]
+    bad = r.solution.copy()
+    bad[0], bad[1] = bad[1], bad[0]
+    symbols = p.meta["alphabet"].symbols
+    problems = csolve.validate("sudoku", bad, against=p)
+    assert any("twice in column 1" in x and f"value {symbols[bad[0] - 1]} " in x
+               for x in problems)
+    assert any(x.endswith(f"every value {symbols[0]}..{symbols[15]}") for x in problems)

@@ -7,6 +7,7 @@ Boxes are ``r`` rows by ``c`` columns with ``r * c = n``: square (3×3 in a 9x9)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from math import isqrt
 
@@ -173,9 +174,10 @@ def has_repeats(grid: np.ndarray, n: int, box: Box | None = None) -> bool:
     return bool(repeats_many(grid[None], n, box)[0])
 
 
-def unit_problems(grid: np.ndarray, n: int, complete: bool, box: Box | None = None
-                  ) -> list[str]:
-    """Rule breaks in ``grid`` (0 = blank): repeated values, and missing ones when complete."""
+def unit_problems(grid: np.ndarray, n: int, complete: bool, box: Box | None = None,
+                  name_of: Callable[[int], str] = str) -> list[str]:
+    """Rule breaks in ``grid`` (0 = blank): repeated values, and missing ones when complete;
+    values written by ``name_of`` (the puzzle's own symbols)."""
     problems = []
     names = ("row", "column", "box")
     for name, group in zip(names, units(n, box), strict=True):
@@ -188,10 +190,10 @@ def unit_problems(grid: np.ndarray, n: int, complete: bool, box: Box | None = No
                 if v in seen:
                     a, b = seen[v], c
                     problems.append(
-                        f"value {v} twice in {name} {u} "
+                        f"value {name_of(v)} twice in {name} {u} "
                         f"(r{a // n + 1}c{a % n + 1} and r{b // n + 1}c{b % n + 1})")
                     continue
                 seen[v] = c
             if complete and len(seen) != n:
-                problems.append(f"{name} {u} does not hold every value 1..{n}")
+                problems.append(f"{name} {u} does not hold every value {name_of(1)}..{name_of(n)}")
     return problems

@@ -204,7 +204,8 @@ class Sudoku(PuzzleType):
         box = box_of_puzzle(puzzle)
         if not has_repeats(puzzle.data, puzzle.meta["n"], box):
             return
-        problems = unit_problems(puzzle.data, puzzle.meta["n"], complete=False, box=box)
+        problems = unit_problems(puzzle.data, puzzle.meta["n"], complete=False, box=box,
+                                 name_of=self._value_namer(puzzle))
         if problems:
             raise PuzzleInputError(puzzle.source, puzzle.line, None,
                                    f"conflicting givens: {problems[0]}")
@@ -289,10 +290,11 @@ class Sudoku(PuzzleType):
         if (solution < 1).any() or (solution > n).any():
             problems.append(f"cells must hold values 1..{n}")
         lost = np.flatnonzero(givens & (solution != puzzle.data))
+        name = self._value_namer(puzzle)
         for c in lost[:3]:
-            problems.append(f"given r{c // n + 1}c{c % n + 1}={puzzle.data[c]} was changed "
-                            f"to {solution[c]}")
-        return problems + unit_problems(solution, n, complete=True, box=box)
+            problems.append(f"given r{c // n + 1}c{c % n + 1}={name(puzzle.data[c])} was "
+                            f"changed to {name(solution[c])}")
+        return problems + unit_problems(solution, n, complete=True, box=box, name_of=name)
 
     def format_line(self, puzzle: Puzzle, solution: np.ndarray | None) -> str:
         return formats.format_line(puzzle.data if solution is None else solution, puzzle.meta)
@@ -347,6 +349,11 @@ class Sudoku(PuzzleType):
     def cell_name(self, puzzle: Puzzle, cell: int) -> str:
         n = puzzle.meta["n"]
         return f"r{cell // n + 1}c{cell % n + 1}"
+
+    def _value_namer(self, puzzle: Puzzle) -> Callable[[int], str]:
+        """Values as the puzzle writes them; a value out of range as its number."""
+        n = puzzle.meta["n"]
+        return lambda v: self.value_name(puzzle, int(v)) if 1 <= v <= n else str(int(v))
 
     def value_name(self, puzzle: Puzzle, value: int) -> str:
         # the symbol the puzzle is written in (16x16: C for 12); numbers as numbers
