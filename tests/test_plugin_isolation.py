@@ -329,3 +329,31 @@ def test_a_run_of_one_puzzle_type_imports_no_other_plugin(tmp_path):
                        cwd=tmp_path, timeout=300)
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[-1] == "['csolve_sudoku.plugin']"
+
+
+NO_GENERATOR = """
+from csolve.hookspecs import hookimpl
+from csolve.puzzle import PuzzleType
+
+
+class NoGenerator(PuzzleType):
+    name = "no-generator"
+    description = "a puzzle type that cannot make puzzles"
+
+
+@hookimpl
+def csolve_register_puzzles(register):
+    register(NoGenerator())
+"""
+
+
+def test_generate_for_a_type_without_a_generator_is_one_line(site, monkeypatch, capsys):
+    install(site, "brokenplug", {"nogen": NO_GENERATOR})
+    from csolve.cli import main
+
+    monkeypatch.setattr(sys, "argv", ["csolve", "generate", "no-generator"])
+    with pytest.raises(SystemExit) as e:
+        main()
+    err = capsys.readouterr().err
+    assert e.value.code == 2  # one line, and no seed told for puzzles that cannot be made
+    assert err == "csolve: error: csolve cannot generate no-generator puzzles\n"
