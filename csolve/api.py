@@ -181,8 +181,7 @@ class Solver:
         _check_numbers(workers=workers, limit=limit, escalate_after=escalate_after)
         _check_numbers(whole=False, timeout=timeout)
         self.backend = be = get_backend(backend)
-        if not 0 <= workers <= MAX_WORKERS:
-            raise OptionError(f"workers must be 0 (one per core) to {MAX_WORKERS}, got {workers}")
+        _check_workers(workers)
         if limit is not None and limit < 0:
             raise OptionError(f"limit must be 0 or more, got {limit}")
         _check_timeout(timeout)
@@ -268,6 +267,12 @@ class Solver:
             items = self.read(puzzles)
         return solve_blocks(self.puzzle_type, items, self.options, on_solution=on_solution,
                             progress=progress, ctrl=ctrl)
+
+
+def _check_workers(workers: int) -> None:
+    """0 (one per core) up to :data:`~csolve.defaults.MAX_WORKERS`."""
+    if not 0 <= workers <= MAX_WORKERS:
+        raise OptionError(f"workers must be 0 (one per core) to {MAX_WORKERS}, got {workers}")
 
 
 def _check_timeout(timeout: float | None) -> None:
@@ -379,8 +384,7 @@ def explain(kind: str | PuzzleType, puzzle: Any, tactics: Sequence[str] | str | 
     p = _one(read(ptype, puzzle, format, box), "explain")
     e = explain_puzzle(ptype, p, _names(tactics), limit, timeout)
     if e.solutions == 0:
-        why = e.stepper.board.broken() or "the search finds none"
-        raise NoSolutionError(f"{p.where}: no solution: {why}")
+        raise NoSolutionError(f"{p.where}: no solution: {e.why_no_solution()}")
     return e.steps
 
 
@@ -395,19 +399,17 @@ def generate(kind: str | PuzzleType, count: int = 1, *, size: int = 9, seed: int
     ``tries`` attempts a puzzle; ``box`` a box shape ("2x3"); ``backend`` (e.g. "ray") and
     its options say where puzzles are made (default: threads of this process)."""
     import secrets
-    from functools import partial
 
-    from csolve.generate import SYMMETRIES, GenerateOptions, generate_puzzles
+    from csolve.generate import SYMMETRIES, GenerateOptions, backend_mapper, generate_puzzles
     from csolve.grading import LEVELS
 
     _check_numbers(count=count, size=size, seed=seed, clues=clues, tries=tries,
                    workers=workers)
     for name, value, low in (("count", count, 1), ("size", size, 1), ("seed", seed, 0),
-                             ("clues", clues, 1), ("tries", tries, 1), ("workers", workers, 0)):
+                             ("clues", clues, 1), ("tries", tries, 1)):
         if value is not None and value < low:
             raise OptionError(f"{name} must be {low} or more, got {value}")
-    if workers > MAX_WORKERS:
-        raise OptionError(f"workers must be 0 (one per core) to {MAX_WORKERS}, got {workers}")
+    _check_workers(workers)
     if symmetry not in SYMMETRIES:
         raise UnknownNameError(f"unknown symmetry {symmetry!r} (known: {', '.join(SYMMETRIES)})")
     if difficulty is not None and difficulty not in LEVELS:
@@ -417,10 +419,7 @@ def generate(kind: str | PuzzleType, count: int = 1, *, size: int = 9, seed: int
                               box=box)
     mapper = None
     if backend is not None:
-        from csolve.backends import get_backend
-
-        be = get_backend(backend)
-        mapper = partial(be.map_ordered, options=be.check_options(backend_options))
+        mapper = backend_mapper(backend, backend_options)
     elif backend_options:
         raise OptionError(f"backend options ({', '.join(backend_options)}) need a backend")
     seed = secrets.randbits(63) if seed is None else seed

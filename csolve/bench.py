@@ -28,13 +28,14 @@ def run_bench(ptype: PuzzleType, puzzles: Sequence[Puzzle], backends: Sequence[s
     rows: list[dict] = []
     limit = 0 if count else 1
     reference: list[int] | None = None
+    warm_ups = _one_per_shape(ptype, puzzles)
     for backend in ["serial"] + [b for b in backends if b != "serial"]:
         for w in ([1] if backend == "serial" else workers):
             walls, nodes, idle, counts, timeouts, ok = [], [], [], None, 0, True
             # kernels loaded (or compiled) and threads warm before any clock starts: the
             # solver loads a shape's kernels before its time limit counts, and a moment
             # of search is enough for the rest
-            for p in _one_per_shape(ptype, puzzles):
+            for p in warm_ups:
                 solve_one(ptype, p, SolveOptions(limit=limit, backend=backend, workers=w,
                                                  timeout=WARM_UP_SECONDS,
                                                  backend_options=dict(options or {})))

@@ -252,6 +252,17 @@ def first_solution(model: Model, ctrl: np.ndarray | None = None) -> np.ndarray |
             return None
 
 
+def backend_mapper(backend: str, options: dict) -> Callable[..., Iterator[object]]:
+    """:func:`generate_in_order`'s ``mapper`` for puzzles made by a named backend's workers
+    (a Ray cluster, say), its options checked first."""
+    from functools import partial
+
+    from csolve.backends import get_backend
+
+    be = get_backend(backend)
+    return partial(be.map_ordered, options=be.check_options(options))
+
+
 def generate_in_order(make: Callable[[int, np.ndarray], object], seeds: Sequence[int],
                       workers: int = 1, ctrl: np.ndarray | None = None,
                       mapper: Callable[..., Iterator[object]] | None = None

@@ -169,6 +169,10 @@ class Explanation:
     solution: object | None
     stepper: Stepper
 
+    def why_no_solution(self) -> str:
+        """What the steps ran into, for a puzzle the search found no solution of."""
+        return self.stepper.board.broken() or "the search finds no solution"
+
 
 def explain(ptype: PuzzleType, puzzle: Puzzle, tactics: Sequence[str] | None = None,
             limit: int | None = None, timeout: float | None = None) -> Explanation:

@@ -80,8 +80,7 @@ class Namer:
 
     def values(self, mask_or_values) -> str:
         """'{1,C}': a candidate mask or a list of values, as the puzzle writes them."""
-        vs = bits(mask_or_values) if isinstance(mask_or_values, int) else list(mask_or_values)
-        return "{" + ",".join(self.value(v) for v in vs) + "}"
+        return vals(mask_or_values, self.value)
 
     def cells(self, cells: Sequence[int]) -> str:
         return ", ".join(self.cell(c) for c in cells)
@@ -103,9 +102,10 @@ class Namer:
                          for c, vs in by_cell.items())
 
 
-def vals(mask_or_values) -> str:
+def vals(mask_or_values, name: Callable[[int], str] = str) -> str:
+    """'{1,2}': a candidate mask or a list of values, each written by ``name``."""
     vs = bits(mask_or_values) if isinstance(mask_or_values, int) else list(mask_or_values)
-    return "{" + ",".join(map(str, vs)) + "}"
+    return "{" + ",".join(map(name, vs)) + "}"
 
 
 class Board:

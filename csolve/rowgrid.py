@@ -63,5 +63,5 @@ def in_format(found: list[tuple[int, G, dict]], fmt: str | None, source: str
 def row_line(puzzle: Any, row: int) -> int:
     """The file line of a grid puzzle's row ``row`` (0-based), where its reader recorded
     one line per row (``meta["row_lines"]``); else the puzzle's first line."""
-    rows = puzzle.meta.get("row_lines") if isinstance(puzzle.meta, dict) else None
+    rows = puzzle.meta.get("row_lines")
     return rows[row] if rows and 0 <= row < len(rows) else puzzle.line

@@ -201,10 +201,9 @@ class _Run:
         than the one the batch kernel kept (most puzzles of a file have one: they stay on
         the batch path)."""
         opts = self.options
-        for k in range(len(self.puzzles)):
+        for k in [k for k, found in enumerate(results.counts) if found > 1]:
             first = results[k]
-            if (first.count < 2 or len(first.solutions) >= min(first.count, opts.keep)
-                    or self.ctrl[abi.CTRL_STOP]):
+            if len(first.solutions) >= min(first.count, opts.keep) or self.ctrl[abi.CTRL_STOP]:
                 continue
             model = self.model.with_init(self.inits[k])
             left = _time_left(opts.timeout, first.seconds)

@@ -41,7 +41,7 @@ def bench(
     from csolve.cli.common import load_puzzles
     from csolve.cli.solve import parse_backend_options
     from csolve.defaults import MAX_WORKERS, cores
-    from csolve.errors import UnknownNameError
+    from csolve.errors import OptionError
 
     names = (sorted(all_backends()) if backends == "all"
              else [b.strip() for b in backends.split(",")])
@@ -52,8 +52,8 @@ def bench(
     except ValueError:
         counts = []
     if not counts or any(not 0 <= w <= MAX_WORKERS for w in counts):
-        raise UnknownNameError(f"--workers wants counts from 0 (one per core) to {MAX_WORKERS} "
-                               f"like 1,2,4, got {workers!r}")
+        raise OptionError(f"--workers wants counts from 0 (one per core) to {MAX_WORKERS} "
+                          f"like 1,2,4, got {workers!r}")
     counts = list(dict.fromkeys(w or cores() for w in counts))
     opts = parse_backend_options(option or [])
     console = Console(stderr=True)

@@ -82,12 +82,12 @@ def generate(
 
     from csolve.cli.solve import _parse_rules
     from csolve.defaults import cores
-    from csolve.errors import UnknownNameError
-    from csolve.generate import GenerateOptions, generate_puzzles, load_grader
+    from csolve.errors import OptionError
+    from csolve.generate import GenerateOptions, backend_mapper, generate_puzzles, load_grader
     from csolve.puzzle import PuzzleType, get_puzzle_type
 
     if minimal and clues is not None:
-        raise UnknownNameError("--minimal and --clues do not go together")
+        raise OptionError("--minimal and --clues do not go together")
     ptype = get_puzzle_type(puzzle)
     if difficulty is not None:
         load_grader()  # fail fast, before any work
@@ -107,16 +107,11 @@ def generate(
     n_workers = workers or cores()
     mapper = None
     if backend is not None:  # puzzles made by that backend's workers (e.g. a Ray cluster)
-        from functools import partial
-
-        from csolve.backends import get_backend
         from csolve.cli.solve import parse_backend_options
 
-        be = get_backend(backend)
-        mapper = partial(be.map_ordered,
-                         options=be.check_options(parse_backend_options(option or [])))
+        mapper = backend_mapper(backend, parse_backend_options(option or []))
     elif option:
-        raise UnknownNameError("--option goes with --backend (the backend whose option it is)")
+        raise OptionError("--option goes with --backend (the backend whose option it is)")
     stream = generate_puzzles(ptype, options, count, seed, workers=n_workers,
                               difficulty=difficulty.value if difficulty else None, tries=tries,
                               mapper=mapper)

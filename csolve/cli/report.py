@@ -17,7 +17,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from functools import cached_property
+from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any
 
 from csolve.cli.common import Output
@@ -325,9 +325,14 @@ def _write(text: str) -> None:
 
 def _micro() -> str:
     """The micro sign where both output streams can write it, else "u"."""
+    return _micro_for(getattr(sys.stdout, "encoding", None), getattr(sys.stderr, "encoding", None))
+
+
+@cache
+def _micro_for(*encodings: str | None) -> str:
     try:
-        for stream in (sys.stdout, sys.stderr):
-            "µ".encode(getattr(stream, "encoding", None) or "ascii")
+        for encoding in encodings:
+            "µ".encode(encoding or "ascii")
     except (UnicodeEncodeError, LookupError):
         return "u"
     return "µ"

@@ -138,7 +138,7 @@ def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | 
                           "no step: the puzzle has no solution", markup=False)
             continue
         if count == 0:
-            why = st.board.broken() or "the search finds no solution"
+            why = e.why_no_solution()
             con.print(f"no solution: {why}", markup=False)
         elif count > 1:
             con.print(f"{rating.level}: {SEVERAL} ({rating.steps} steps, {rating.guesses} "
