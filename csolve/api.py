@@ -144,7 +144,12 @@ def check_format(ptype: PuzzleType, fmt: str | None) -> None:
 
 def parse_text(ptype: PuzzleType, text: str, source: str, fmt: str | None
                ) -> Sequence[Puzzle]:
-    """``ptype.parse`` with a plugin's slips turned into one-line input errors."""
+    """``ptype.parse`` with a plugin's slips turned into one-line input errors; the JSON
+    records ``csolve generate`` writes are read as the puzzle text they carry."""
+    if fmt is None:
+        from csolve.inputs import generated_text
+
+        text = generated_text(text, source, ptype.name, "json" in ptype.formats) or text
     try:
         return ptype.parse(text, source, fmt)
     except PuzzleInputError:

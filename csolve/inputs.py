@@ -70,3 +70,35 @@ def load_json(text: str, source: str, line: int | None,
         raise PuzzleInputError(source, line, e.colno, f"bad JSON: {e.msg}") from None
     except (RecursionError, ValueError) as e:  # e.g. an integer of too many digits
         raise PuzzleInputError(source, line, None, f"bad JSON: {e}") from None
+
+
+def generated_text(text: str, source: str, kind: str, own_json: bool) -> str | None:
+    """The puzzles of ``csolve generate --output json`` (one object per line, the puzzle in
+    its one-line form under ``"text"``) as that text, line for line: what generate writes,
+    solve reads, and an error still names the record's line. None when the input is not
+    such records: a type with a JSON form of its own (``own_json``, say Kakuro's ``"grid"``)
+    reads the rest; for a type without one, other JSON is a one-line error."""
+    stripped = text.lstrip()
+    if not stripped.startswith("{"):
+        return None
+    lines = text.split("\n")
+    first = next(i for i, ln in enumerate(lines) if ln.strip())
+    record = load_json(lines[first], source, first + 1)
+    if not isinstance(record, dict) or not isinstance(record.get("text"), str):
+        if own_json:
+            return None
+        raise PuzzleInputError(source, first + 1, None,
+                               f"{kind} reads JSON only as csolve generate --output json "
+                               "writes it: one object per line, the puzzle under 'text'")
+    out = []
+    for no, line in enumerate(lines, 1):
+        if not line.strip():
+            out.append("")
+            continue
+        record = load_json(line, source, no)
+        if not isinstance(record, dict) or not isinstance(record.get("text"), str):
+            raise PuzzleInputError(source, no, None,
+                                   "a record of csolve generate --output json needs its "
+                                   "'text' field, as the records before it have")
+        out.append(record["text"].replace("\n", " "))
+    return "\n".join(out)

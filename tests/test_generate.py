@@ -22,7 +22,7 @@ from csolve.generate import (
     symmetry_groups,
 )
 
-from .helpers import brute_force_count, run_cli
+from .helpers import PUZZLES, brute_force_count, run_cli
 
 
 def _valid(grid: np.ndarray, n: int) -> bool:
@@ -235,3 +235,41 @@ def test_generate_refuses_options_it_cannot_honour(args, message):
 
     code, out, err = run_cli("generate", *args, "--seed", "1")
     assert code == 2 and message in err and not out
+
+
+@pytest.mark.parametrize("kind, size", [("sudoku", 9), ("sudoku", 16), ("killer", 9),
+                                        ("kakuro", 9), ("str8ts", 6)])
+def test_generated_json_reads_back_in_solve(tmp_path, kind, size):
+    """What ``generate --output json`` writes, ``solve`` reads (the puzzle's one-line form
+    under ``text``), from the CLI and from Python; each answer is checked by the validator
+    and is the generator's own solution."""
+    import csolve
+
+    gen = _cli("generate", kind, "--size", str(size), "--count", "2", "--seed", "4",
+               "--output", "json")
+    assert gen.returncode == 0, gen.stderr
+    records = [json.loads(line) for line in gen.stdout.splitlines()]
+    f = tmp_path / "gen.jsonl"
+    f.write_text(gen.stdout)
+    solved = _cli("solve", kind, str(f), "--output", "json")
+    assert solved.returncode == 0, solved.stderr
+    answers = [json.loads(line) for line in solved.stdout.splitlines()]
+    assert [a["solution"] for a in answers] == [r["solution"] for r in records]
+    assert [a["line"] for a in answers] == [1, 2]
+    for result in csolve.solve(kind, str(f)):
+        assert result.solution is not None
+        assert csolve.validate(kind, result.solution, against=result.puzzle) == []
+
+
+def test_json_that_generate_did_not_write_is_one_line_error(tmp_path):
+    solved = _cli("solve", "sudoku", str(PUZZLES / "sudoku" / "9x9-easy.txt"), "--output", "json")
+    f = tmp_path / "answers.jsonl"
+    f.write_text(solved.stdout)
+    code, out, err = run_cli("solve", "sudoku", str(f))
+    assert code == 2 and not out
+    assert err.strip() == (f"csolve: error: {f}:1: sudoku reads JSON only as csolve generate "
+                           "--output json writes it: one object per line, the puzzle under "
+                           "'text'")
+    f.write_text('{"text": "' + "." * 81 + '"}\n{"puzzle": 2}\n')
+    code, out, err = run_cli("solve", "sudoku", str(f))
+    assert code == 2 and f"{f}:2: a record of csolve generate" in err

@@ -124,7 +124,7 @@ def generate(
             elif output is Output.json:
                 obj = {"puzzle": g.index + 1, "seed": g.seed, "size": size,
                        "clues": ptype.clue_count(p),
-                       "line": ptype.format_line(p, None),
+                       "text": ptype.format_line(p, None),
                        "givens": ptype.to_json(p, ptype.as_solution(p)),
                        "solution": ptype.to_json(p, g.solution)}
                 if g.grade is not None:
