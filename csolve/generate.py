@@ -365,6 +365,7 @@ def generate_puzzles(ptype, options: GenerateOptions, count: int, seed: int,
     options = replace(options, rules=ptype.rules_for(options.rules))
     if options.box is not None:
         ptype.with_box([], options.box)  # a type with no box shape to choose says so
+    ptype.check_generate(options)
     grade = load_grader() if difficulty else None
     ctrl = ctrl if ctrl is not None else new_ctrl()
     seeds = derive_seeds(seed, count)

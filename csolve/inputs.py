@@ -83,7 +83,12 @@ def generated_text(text: str, source: str, kind: str, own_json: bool) -> str | N
         return None
     lines = text.split("\n")
     first = next(i for i, ln in enumerate(lines) if ln.strip())
-    record = load_json(lines[first], source, first + 1)
+    try:
+        record = load_json(lines[first], source, first + 1)
+    except PuzzleInputError:
+        if own_json:  # the type's own reader says what is wrong, in its words
+            return None
+        raise
     if not isinstance(record, dict) or not isinstance(record.get("text"), str):
         if own_json:
             return None

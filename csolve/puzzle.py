@@ -315,6 +315,11 @@ class PuzzleType:
         data = puzzle.data
         return int(np.count_nonzero(data)) if isinstance(data, np.ndarray) else -1
 
+    def check_generate(self, options: Any) -> None:
+        """Raise :class:`csolve.generate.GenerationError` for generate options this type
+        cannot honour (a size it has no puzzles of, ``--symmetry`` where no clues are
+        removed): called before any work, so the refusal is the only thing said."""
+
     def generate(self, options: Any, rng: np.random.Generator,
                  ctrl: np.ndarray | None = None) -> tuple[Puzzle, Any]:
         """A new puzzle with exactly one solution, and that solution (``csolve generate``).

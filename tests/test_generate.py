@@ -273,3 +273,26 @@ def test_json_that_generate_did_not_write_is_one_line_error(tmp_path):
     f.write_text('{"text": "' + "." * 81 + '"}\n{"puzzle": 2}\n')
     code, out, err = run_cli("solve", "sudoku", str(f))
     assert code == 2 and f"{f}:2: a record of csolve generate" in err
+
+
+@pytest.mark.parametrize("args, message", [
+    (("killer", "--symmetry", "rot90"), "Killer puzzles have no clues to remove"),
+    (("killer", "--clues", "20"), "--symmetry and --clues do not apply"),
+    (("killer", "--size", "7"), "Killer size must be one of"),
+    (("kakuro", "--size", "3"), "Kakuro size must be 4..31"),
+    (("str8ts", "--size", "10"), "Str8ts size must be 4..9"),
+    (("sudoku", "--size", "7"), "Sudoku size must be one of"),
+])
+def test_a_type_refuses_what_it_cannot_make_in_one_line(args, message):
+    """The type's refusal is all that is said: no seed line before it (no seed was given),
+    nothing on stdout; from Python the same refusal, before any puzzle."""
+    import csolve
+    from csolve.generate import GenerationError
+
+    code, out, err = run_cli("generate", *args)
+    assert code == 2 and not out
+    assert err.count("\n") == 1 and err.startswith("csolve: error: ") and message in err
+    kind, option, value = args
+    kw = {option.lstrip("-"): int(value) if value.isdigit() else value}
+    with pytest.raises(GenerationError, match=message.replace(".", r"\.")):
+        csolve.generate(kind, seed=1, **kw)

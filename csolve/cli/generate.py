@@ -99,11 +99,12 @@ def generate(
     pictures: list[str] = []
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     out = Console(highlight=False, soft_wrap=True)
+    options = GenerateOptions(size=size, symmetry=symmetry.value, clues=clues,
+                              rules=_parse_rules(rules), box=box)
+    ptype.check_generate(options)  # the type's own refusal, before the seed is told
     if seed is None:
         seed = secrets.randbits(63)
         err.print(f"csolve: seed {seed}", markup=False)
-    options = GenerateOptions(size=size, symmetry=symmetry.value, clues=clues,
-                              rules=_parse_rules(rules), box=box)
     n_workers = workers or cores()
     mapper = None
     if backend is not None:  # puzzles made by that backend's workers (e.g. a Ray cluster)

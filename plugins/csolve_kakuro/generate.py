@@ -140,15 +140,21 @@ def filling(white: np.ndarray, rng: np.random.Generator, ctrl=None) -> np.ndarra
     return out
 
 
+def check_options(options: GenerateOptions) -> None:
+    """Refuse a size Kakuro has no puzzles of, before any work."""
+    n = options.size
+    if n not in SIZES:
+        raise GenerationError(f"Kakuro size must be {SIZES.start}..{SIZES.stop - 1} (the grid "
+                              f"with its clue row and column), got {n}")
+
+
 def generate(options: GenerateOptions, rng: np.random.Generator, ctrl=None
              ) -> tuple[Puzzle, np.ndarray]:
     """A Kakuro with exactly one solution, and that solution (see the module's docstring)."""
     from .plugin import Kakuro
 
+    check_options(options)
     n = options.size
-    if n not in SIZES:
-        raise GenerationError(f"Kakuro size must be {SIZES.start}..{SIZES.stop - 1} (the grid "
-                              f"with its clue row and column), got {n}")
     ptype = Kakuro()
     best = None
     for _ in range(FILLINGS):

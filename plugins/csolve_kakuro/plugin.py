@@ -171,6 +171,11 @@ class Kakuro(PuzzleType):
 
         return {"kakuro-sum": kakuro_sum}
 
+    def check_generate(self, options):
+        from .generate import check_options
+
+        check_options(options)
+
     def generate(self, options, rng, ctrl=None):
         from .generate import generate
 

@@ -123,6 +123,17 @@ def _solutions(model, ctrl) -> list[np.ndarray]:
             return found
 
 
+def check_options(options: GenerateOptions) -> None:
+    """Refuse what a Killer cannot be made with, before any work."""
+    n = options.size
+    if n not in SIZES:
+        raise GenerationError(f"Killer size must be one of {', '.join(map(str, SIZES))}, got {n}")
+    if options.symmetry != "none" or options.clues is not None:
+        raise GenerationError("Killer puzzles have no clues to remove, so --symmetry and "
+                              "--clues do not apply (cages are split until one solution "
+                              "is left)")
+
+
 def generate(ptype, options: GenerateOptions, rng: np.random.Generator,
              ctrl: np.ndarray | None = None) -> tuple[Puzzle, np.ndarray]:
     """A Killer puzzle with exactly one solution (no givens), and that solution."""
@@ -130,9 +141,8 @@ def generate(ptype, options: GenerateOptions, rng: np.random.Generator,
 
     from .plugin import killer_model
 
+    check_options(options)
     n = options.size
-    if n not in SIZES:
-        raise GenerationError(f"Killer size must be one of {', '.join(map(str, SIZES))}, got {n}")
     box = generate_box(options)
     rules = tuple(options.rules or ptype.default_rules)
     rules += tuple(r for r in ptype.constraint_rules if r not in rules)

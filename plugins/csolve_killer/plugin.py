@@ -187,6 +187,11 @@ class Killer(PuzzleType):
             return f"{('row', 'column', 'box')[kind]} {i + 1}"
         return g.cage_name(group - 3 * g.n)
 
+    def check_generate(self, options):
+        from .generate import check_options
+
+        check_options(options)
+
     def generate(self, options, rng, ctrl=None):
         from .generate import generate
 

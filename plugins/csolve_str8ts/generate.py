@@ -74,14 +74,20 @@ def _black_digits(g: Str8tsGrid, grid: np.ndarray, rng: np.random.Generator) -> 
             g.values[r, c] = free[int(rng.integers(len(free)))]
 
 
+def check_options(options: GenerateOptions) -> None:
+    """Refuse a size Str8ts has no puzzles of, before any work."""
+    n = options.size
+    if n not in SIZES:
+        raise GenerationError(f"Str8ts size must be {SIZES.start}..{SIZES.stop - 1}, got {n}")
+
+
 def generate(options: GenerateOptions, rng: np.random.Generator, ctrl=None
              ) -> tuple[Puzzle, np.ndarray]:
     """A Str8ts with exactly one solution, and that solution (see the module's docstring)."""
     from .plugin import Str8ts
 
+    check_options(options)
     n = options.size
-    if n not in SIZES:
-        raise GenerationError(f"Str8ts size must be {SIZES.start}..{SIZES.stop - 1}, got {n}")
     g, grid = _solved_layout(n, rng, options, ctrl)
     _black_digits(g, grid, rng)
     solution = np.where(g.kind == WHITE, grid, g.values)

@@ -191,6 +191,11 @@ class Str8ts(PuzzleType):
 
         return {"str8ts-straight": straight}
 
+    def check_generate(self, options):
+        from .generate import check_options
+
+        check_options(options)
+
     def generate(self, options, rng, ctrl=None):
         from .generate import generate
 

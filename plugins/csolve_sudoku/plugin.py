@@ -373,6 +373,11 @@ class Sudoku(PuzzleType):
 
         return {"xy-wing": xy_wing}
 
+    def check_generate(self, options):
+        from .generate import generate_box
+
+        generate_box(options)  # the size and box shape, checked
+
     def generate(self, options, rng, ctrl=None):
         from .generate import generate
 
