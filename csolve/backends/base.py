@@ -119,9 +119,27 @@ class GroupJob:
 
 _TYPE_WORDS = {int: "a whole number", float: "a number", str: "a word"}
 
+def number(kind: type, low: float, above: bool = False) -> type:
+    """An option type: a finite ``kind`` (int or float) at least ``low`` (above it when
+    ``above``), so that ``-O probe=-1`` is refused rather than quietly taken."""
+
+    class Number(kind):  # type: ignore[misc, valid-type]
+        def __new__(cls, value: object) -> Any:
+            out = kind(value)
+            if out != out or out in (float("inf"), float("-inf")) or out < low or (
+                    above and out == low):
+                raise ValueError(value)
+            return out
+
+    word = "a whole number" if kind is int else "a number"
+    Number.__name__ = f"{kind.__name__} {'>' if above else '>='} {low:g}"
+    _TYPE_WORDS[Number] = f"{word} {'>' if above else '>='} {low:g}"
+    return Number
+
+
 #: the option every backend that starts with a lone search reads
-PROBE_OPTION = {"probe": (float, "seconds the calling thread searches alone before it "
-                                 "shares the search")}
+PROBE_OPTION = {"probe": (number(float, 0), "seconds the calling thread searches alone before "
+                                            "it shares the search")}
 
 
 def choice(*words: str) -> type:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from csolve.backends.base import PROBE_OPTION, Backend, SearchJob, SearchOutcome
+from csolve.backends.base import PROBE_OPTION, Backend, SearchJob, SearchOutcome, number
 from csolve.backends.serial import probe_alone
 from csolve.kernels import abi
 from csolve.search import SearchState, new_ctrl, stats_dict
@@ -127,8 +127,9 @@ class ProcessPool(Backend):
     name = "process-pool"
     parallel = True
     options = {**PROBE_OPTION,
-               "slice": (float, "seconds a process searches its nodes before it sends back "
-                                "what it did not reach")}
+               "slice": (number(float, 0, above=True),
+                         "seconds a process searches its nodes before it sends back what it "
+                         "did not reach")}
     origin = "comparison with threads (processes, spawn)"
     description = ("the frontier stays in the calling process; chunks of nodes go to spawned "
                    "processes for ~50 ms slices and unexplored nodes come back")

@@ -20,7 +20,14 @@ from typing import Any
 
 import numpy as np
 
-from csolve.backends.base import PROBE_OPTION, Backend, GroupJob, SearchJob, SearchOutcome
+from csolve.backends.base import (
+    PROBE_OPTION,
+    Backend,
+    GroupJob,
+    SearchJob,
+    SearchOutcome,
+    number,
+)
 from csolve.backends.ray_cluster import INSTALL_HINT, connect, ray_installed
 from csolve.backends.serial import probe_alone
 from csolve.errors import UnknownNameError
@@ -138,10 +145,11 @@ class RayBackend(Backend):
         "address": (str, "Ray cluster to join: auto (one started with 'ray start') or "
                          "HOST:PORT; default: RAY_ADDRESS, else a local cluster started and "
                          "stopped by csolve"),
-        "slice_ms": (float, f"milliseconds a task searches before returning its nodes "
-                            f"(default {SLICE_SECONDS * 1000:g}); for a file's puzzles, what a "
-                            f"chunk of them is sized to take (default "
-                            f"{GROUP_TASK_SECONDS * 1000:g})"),
+        "slice_ms": (number(float, 0, above=True),
+                     f"milliseconds a task searches before returning its nodes "
+                     f"(default {SLICE_SECONDS * 1000:g}); for a file's puzzles, what a "
+                     f"chunk of them is sized to take (default "
+                     f"{GROUP_TASK_SECONDS * 1000:g})"),
         **PROBE_OPTION,
     }
 

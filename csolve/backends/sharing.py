@@ -15,7 +15,7 @@ from collections import deque
 
 import numpy as np
 
-from csolve.backends.base import PROBE_OPTION, choice
+from csolve.backends.base import PROBE_OPTION, choice, number
 from csolve.backends.threads import Team, ThreadedBackend, Worker
 from csolve.kernels import abi
 
@@ -254,7 +254,7 @@ class StaticPartition(ThreadedBackend):
     description = ("breadth-first until the frontier holds k x workers nodes (--option k, "
                    "default 8), dealt round-robin; each worker searches its share alone")
     options = {**PROBE_OPTION,
-               "k": (int, "frontier nodes per worker before the search is dealt out")}
+               "k": (number(int, 1), "frontier nodes per worker before the search is dealt out")}
 
     def setup(self, team: Team) -> None:
         k = int(team.job.options.get("k", 8))
