@@ -378,3 +378,29 @@ def test_an_output_encoding_too_narrow_is_one_line(tmp_path):
     line = subprocess.run([*argv, "--output", "line", "--stats"], capture_output=True,
                           text=True, env=env, timeout=300)
     assert line.returncode == 0 and len(line.stdout.split()) == 5, line.stderr
+
+
+def test_explain_lines_of_several_puzzles_say_whose_steps_they_are(tmp_path):
+    """``explain --output line`` on a file of puzzles heads each one's steps with where it
+    is; each puzzle's placements, applied to its givens, give a grid the validator passes."""
+    import re
+
+    from csolve.puzzle import get_puzzle_type
+
+    lines = (PUZZLES / "sudoku" / "9x9-easy.txt").read_text().splitlines()[1:3]
+    f = tmp_path / "two.txt"
+    f.write_text("\n".join(lines) + "\n")
+    code, out, err = run_cli("explain", "sudoku", str(f), "--output", "line")
+    assert code == 0, err
+    heads = [i for i, row in enumerate(out.splitlines()) if row.startswith(str(f))]
+    assert [out.splitlines()[i] for i in heads] == [f"{f}:1", f"{f}:2"]
+    sudoku = get_puzzle_type("sudoku")
+    puzzles = sudoku.parse(f.read_text(), str(f))
+    parts = out.split(f"{f}:2\n")
+    for puzzle, text, part in zip(puzzles, lines, parts, strict=True):
+        grid = [int(ch) if ch.isdigit() else 0 for ch in text]
+        for r, c, v in re.findall(r"^r(\d)c(\d) = (\d):", part, re.M):
+            grid[(int(r) - 1) * 9 + int(c) - 1] = int(v)
+        solution = np.array(grid, dtype=np.int64)
+        assert 0 not in solution
+        assert sudoku.validate(puzzle, solution) == []
