@@ -266,7 +266,8 @@ def csolve_register_rules(register):
 
 @pytest.mark.parametrize("broken", ['scratch = np.zeros("many")',  # a call
                                     "cand[0] = (1, 2)",  # a store
-                                    "n = m.no_such_field"])  # an attribute
+                                    "n = m.no_such_field",  # an attribute
+                                    "n = no_such_name + 1"])  # an undefined name
 def test_a_plugin_kernel_that_does_not_compile_is_named_in_one_line(site, monkeypatch, capsys,
                                                                     broken):
     install(site, "brokenplug", {"badrule": BAD_RULE.replace("BROKEN_LINE", broken)})
