@@ -146,10 +146,11 @@ def parse_text(ptype: PuzzleType, text: str, source: str, fmt: str | None
                ) -> Sequence[Puzzle]:
     """``ptype.parse`` with a plugin's slips turned into one-line input errors; the JSON
     records ``csolve generate`` writes are read as the puzzle text they carry."""
-    if fmt is None:
-        from csolve.inputs import generated_text
+    from csolve.inputs import generated_text
 
-        text = generated_text(text, source, ptype.name, "json" in ptype.formats) or text
+    records = generated_text(text, source, ptype.name, "json" in ptype.formats, ptype.comment)
+    if records is not None:  # generate's records: the text they carry, in its own format
+        text, fmt = records, None if fmt == "json" else fmt
     try:
         return ptype.parse(text, source, fmt)
     except PuzzleInputError:

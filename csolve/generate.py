@@ -345,6 +345,24 @@ class Generated:
     grade: str | None = None
 
 
+def checked_request(ptype, options: GenerateOptions) -> GenerateOptions:
+    """``options`` as generation takes them (the chosen rules as solve takes them:
+    elimination first, the type's constraints kept), with every refusal raised before any
+    work: an unknown rule, a box shape for a type without boxes, what the type cannot make
+    (:meth:`PuzzleType.check_generate`)."""
+    from dataclasses import replace
+
+    from csolve.rules import kernel_paths
+
+    options = replace(options, rules=ptype.rules_for(options.rules))
+    if options.rules is not None:
+        kernel_paths(options.rules)  # every name known
+    if options.box is not None:
+        ptype.with_box([], options.box)  # a type with no box shape to choose says so
+    ptype.check_generate(options)
+    return options
+
+
 def generate_puzzles(ptype, options: GenerateOptions, count: int, seed: int,
                      workers: int = 1, difficulty: str | None = None, tries: int = 100,
                      ctrl: np.ndarray | None = None,
@@ -357,15 +375,9 @@ def generate_puzzles(ptype, options: GenerateOptions, count: int, seed: int,
     With ``difficulty``, tries go on until the grader says that level, at most ``tries``.
     ``mapper``: where the puzzles are made (see :func:`generate_in_order`).
     """
-    from dataclasses import replace
-
     from csolve.search import new_ctrl
 
-    # chosen rules as solve takes them: elimination first, the type's constraints kept
-    options = replace(options, rules=ptype.rules_for(options.rules))
-    if options.box is not None:
-        ptype.with_box([], options.box)  # a type with no box shape to choose says so
-    ptype.check_generate(options)
+    options = checked_request(ptype, options)
     grade = load_grader() if difficulty else None
     ctrl = ctrl if ctrl is not None else new_ctrl()
     seeds = derive_seeds(seed, count)

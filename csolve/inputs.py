@@ -72,17 +72,19 @@ def load_json(text: str, source: str, line: int | None,
         raise PuzzleInputError(source, line, None, f"bad JSON: {e}") from None
 
 
-def generated_text(text: str, source: str, kind: str, own_json: bool) -> str | None:
+def generated_text(text: str, source: str, kind: str, own_json: bool,
+                   comment: str = "#") -> str | None:
     """The puzzles of ``csolve generate --output json`` (one object per line, the puzzle in
     its one-line form under ``"text"``) as that text, line for line: what generate writes,
-    solve reads, and an error still names the record's line. None when the input is not
-    such records: a type with a JSON form of its own (``own_json``, say Kakuro's ``"grid"``)
-    reads the rest; for a type without one, other JSON is a one-line error."""
-    stripped = text.lstrip()
-    if not stripped.startswith("{"):
-        return None
+    solve reads, and an error still names the record's line. Blank lines and the type's
+    ``comment`` lines stay as they are. None when the input is not such records: a type
+    with a JSON form of its own (``own_json``, say Kakuro's ``"grid"``) reads the rest; for
+    a type without one, other JSON is a one-line error."""
     lines = text.split("\n")
-    first = next(i for i, ln in enumerate(lines) if ln.strip())
+    first = next((i for i, ln in enumerate(lines)
+                  if ln.strip() and not ln.lstrip().startswith(comment)), None)
+    if first is None or not lines[first].lstrip().startswith("{"):
+        return None
     try:
         record = load_json(lines[first], source, first + 1)
     except PuzzleInputError:
@@ -97,13 +99,18 @@ def generated_text(text: str, source: str, kind: str, own_json: bool) -> str | N
                                "writes it: one object per line, the puzzle under 'text'")
     out = []
     for no, line in enumerate(lines, 1):
-        if not line.strip():
-            out.append("")
+        if not line.strip() or line.lstrip().startswith(comment):
+            out.append(line)
             continue
         record = load_json(line, source, no)
         if not isinstance(record, dict) or not isinstance(record.get("text"), str):
             raise PuzzleInputError(source, no, None,
                                    "a record of csolve generate --output json needs its "
                                    "'text' field, as the records before it have")
-        out.append(record["text"].replace("\n", " "))
+        puzzle = record["text"]
+        if len(puzzle.splitlines()) != 1 or not puzzle.strip() or puzzle.lstrip().startswith(
+                comment):
+            raise PuzzleInputError(source, no, None,
+                                   "a record's 'text' holds one puzzle on one line")
+        out.append(puzzle)
     return "\n".join(out)

@@ -296,3 +296,38 @@ def test_a_type_refuses_what_it_cannot_make_in_one_line(args, message):
     kw = {option.lstrip("-"): int(value) if value.isdigit() else value}
     with pytest.raises(GenerationError, match=message.replace(".", r"\.")):
         csolve.generate(kind, seed=1, **kw)
+
+
+def test_generated_json_with_comments_a_format_or_a_bad_text(tmp_path):
+    """Comment lines and blank lines among generate's records stay what they are; a
+    ``--format`` names the format of the text the records carry (``json`` the records
+    themselves); a ``text`` that is not one line of one puzzle is refused at its record."""
+    gen = _cli("generate", "kakuro", "--size", "6", "--count", "2", "--seed", "4",
+               "--output", "json")
+    records = gen.stdout.splitlines()
+    f = tmp_path / "k.jsonl"
+    f.write_text("; made by csolve generate\n" + records[0] + "\n\n; next\n" + records[1] + "\n")
+    for extra in ((), ("--format", "json"), ("--format", "text")):
+        solved = _cli("solve", "kakuro", str(f), "--output", "json", *extra)
+        assert solved.returncode == 0, solved.stderr
+        answers = [json.loads(line) for line in solved.stdout.splitlines()]
+        assert [a["line"] for a in answers] == [2, 5]
+        assert [a["solution"] for a in answers] == [json.loads(r)["solution"] for r in records]
+    for text in ("a\nb", "", "; only a comment"):
+        f.write_text(records[0] + "\n" + json.dumps({"text": text}) + "\n")
+        code, out, err = run_cli("solve", "kakuro", str(f))
+        assert code == 2 and not out
+        assert err == f"csolve: error: {f}:2: a record's 'text' holds one puzzle on one line\n"
+
+
+@pytest.mark.parametrize("args, message", [
+    (("killer", "--size", "6", "--box", "3x3"), "not 3x3"),
+    (("kakuro", "--box", "2x2"), "kakuro puzzles have no box shape to choose"),
+    (("sudoku", "--rules", "nosuch"), "unknown rule 'nosuch'"),
+    (("sudoku", "--backend", "nosuch"), "unknown backend 'nosuch'"),
+    (("sudoku", "--backend", "interleave", "-O", "probe=-2"), "wants a number >= 0"),
+])
+def test_every_refusal_comes_before_the_seed_line(args, message):
+    code, out, err = run_cli("generate", *args)
+    assert code == 2 and not out
+    assert err.count("\n") == 1 and err.startswith("csolve: error: ") and message in err

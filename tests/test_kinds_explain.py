@@ -26,7 +26,8 @@ def test_explain_kakuro_names_runs_combinations_and_losses(capsys, monkeypatch):
     code, out, err = run(capsys, monkeypatch, "explain", "kakuro", KAKURO, "--output", "line")
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0] == ("run r2c2-r2c3 (sum 3 in 2): combinations {1,2}: r2c2 loses 3, 4, 5, "
+    assert lines[0] == f"{KAKURO}:2"  # the file holds two puzzles: whose steps follow
+    assert lines[1] == ("run r2c2-r2c3 (sum 3 in 2): combinations {1,2}: r2c2 loses 3, 4, 5, "
                         "6, 7, 8, 9; r2c3 loses 3, 4, 5, 6, 7, 8, 9")
     assert ("run r2c3-r4c3 (sum 14 in 3): with the cells' candidates, only {1,5,8} fit: "
             "r2c3 loses 2; r3c3 loses 1, 2, 6; r4c3 loses 6, 9") in lines

@@ -125,6 +125,9 @@ def number(kind: type, low: float, above: bool = False) -> type:
 
     class Number(kind):  # type: ignore[misc, valid-type]
         def __new__(cls, value: object) -> Any:
+            if isinstance(value, bool) or (kind is int and isinstance(value, float)
+                                           and not value.is_integer()):
+                raise ValueError(value)  # True is not 1, nor 1.9 a whole number
             out = kind(value)
             if out != out or out in (float("inf"), float("-inf")) or out < low or (
                     above and out == low):

@@ -30,7 +30,6 @@ from csolve.backends.base import (
 )
 from csolve.backends.ray_cluster import INSTALL_HINT, connect, ray_installed
 from csolve.backends.serial import probe_alone
-from csolve.errors import UnknownNameError
 from csolve.kernels import abi
 from csolve.search import stats_dict
 
@@ -104,16 +103,9 @@ class Frontier:
 
 
 def slice_seconds(options: dict, default: float) -> float:
-    """The ``slice_ms`` option in seconds; anything but a positive number is a one-line
-    error."""
-    value = options.get("slice_ms", default * 1000)
-    try:
-        ms = float(value)
-    except (TypeError, ValueError):
-        ms = -1.0
-    if not ms > 0:
-        raise UnknownNameError(f"-O slice_ms wants milliseconds > 0, got {value!r}")
-    return ms / 1000
+    """The ``slice_ms`` option (checked positive by :meth:`Backend.check_options`) in
+    seconds."""
+    return float(options.get("slice_ms", default * 1000)) / 1000
 
 
 def end_tasks(ray, refs, grace: float) -> None:

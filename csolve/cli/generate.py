@@ -83,7 +83,13 @@ def generate(
     from csolve.cli.solve import _parse_rules
     from csolve.defaults import cores
     from csolve.errors import OptionError
-    from csolve.generate import GenerateOptions, backend_mapper, generate_puzzles, load_grader
+    from csolve.generate import (
+        GenerateOptions,
+        backend_mapper,
+        checked_request,
+        generate_puzzles,
+        load_grader,
+    )
     from csolve.puzzle import PuzzleType, get_puzzle_type
 
     if minimal and clues is not None:
@@ -101,10 +107,7 @@ def generate(
     out = Console(highlight=False, soft_wrap=True)
     options = GenerateOptions(size=size, symmetry=symmetry.value, clues=clues,
                               rules=_parse_rules(rules), box=box)
-    ptype.check_generate(options)  # the type's own refusal, before the seed is told
-    if seed is None:
-        seed = secrets.randbits(63)
-        err.print(f"csolve: seed {seed}", markup=False)
+    checked_request(ptype, options)  # every refusal before the seed is told
     n_workers = workers or cores()
     mapper = None
     if backend is not None:  # puzzles made by that backend's workers (e.g. a Ray cluster)
@@ -113,6 +116,9 @@ def generate(
         mapper = backend_mapper(backend, parse_backend_options(option or []))
     elif option:
         raise OptionError("--option goes with --backend (the backend whose option it is)")
+    if seed is None:
+        seed = secrets.randbits(63)
+        err.print(f"csolve: seed {seed}", markup=False)
     stream = generate_puzzles(ptype, options, count, seed, workers=n_workers,
                               difficulty=difficulty.value if difficulty else None, tries=tries,
                               mapper=mapper)

@@ -122,7 +122,7 @@ def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | 
                     obj["solution"] = ptype.to_json(p, solution)
             con.print(json.dumps(obj), markup=False)
             continue
-        if out is Output.line and len(puzzles) > 1:  # whose steps these are
+        if out is Output.line and limit is None and len(puzzles) > 1:  # whose steps these are
             con.print(p.where, markup=False)
         if out is Output.pretty:
             con.print(f"[bold]{p.where}[/]")

@@ -132,6 +132,9 @@ def check_options(options: GenerateOptions) -> None:
         raise GenerationError("Killer puzzles have no clues to remove, so --symmetry and "
                               "--clues do not apply (cages are split until one solution "
                               "is left)")
+    from csolve_sudoku.generate import generate_box
+
+    generate_box(options)  # the box shape, checked
 
 
 def generate(ptype, options: GenerateOptions, rng: np.random.Generator,
