@@ -47,7 +47,9 @@ def rows_of(grid: np.ndarray, n: int) -> list[str]:
 
 
 @FUZZ
-@given(grids(), st.sampled_from(["", " ;  #rating 7.2", "\t7.2\tcomment", "  12.5"]))
+@given(grids(), st.sampled_from(["", " ;  #rating 7.2", "\t7.2\tcomment", "  12.5",
+                                  # a 9x9 with this makes a line of 100 = 10² symbols
+                                  "\t7.2\tfrom a forum thread"]))
 def test_line_format_with_trailing_fields(case, tail):
     n, grid = case
     line = SUDOKU.format_line(puzzle(n, grid), None)
@@ -177,3 +179,27 @@ def test_grid_writer_of_every_type_reads_back(kind):
             for p, b in zip(puzzles, back, strict=True):
                 assert ptype.is_complete(b)
                 assert ptype.validate(p, ptype.as_solution(b)) == []
+
+
+def test_a_hex_puzzles_solution_line_reads_back(tmp_path):
+    """A 16x16 in hexadecimal (``0-f``, ``.`` blank) is answered in its own alphabet: the
+    solution line has no ``.`` (``0`` is a value there), and reads back as hex all the
+    same, so ``validate --against`` passes it."""
+    from .helpers import PUZZLES, run_cli
+
+    digits = next(line for line in (PUZZLES / "sudoku" / "16x16.txt").read_text().splitlines()
+                  if line and not line.startswith("#"))
+    hexa = "".join("." if ch in ".0" else "0123456789abcdef"["123456789ABCDEFG".index(ch)]
+                   for ch in digits)
+    puzzle = tmp_path / "hex.txt"
+    puzzle.write_text(hexa + "\n")
+    code, out, err = run_cli("solve", "sudoku", str(puzzle), "--output", "line")
+    assert code == 0, err
+    assert "." not in out and "0" in out
+    answer = tmp_path / "answer.txt"
+    answer.write_text(out)
+    (back,) = SUDOKU.parse(out, str(answer))
+    (given_,) = SUDOKU.parse(hexa + "\n", str(puzzle))
+    assert SUDOKU.validate(given_, back.data) == []
+    code, out, err = run_cli("validate", "sudoku", str(answer), "--against", str(puzzle))
+    assert code == 0 and "valid (complete)" in out, err

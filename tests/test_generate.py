@@ -249,6 +249,7 @@ def test_generated_json_reads_back_in_solve(tmp_path, kind, size):
                "--output", "json")
     assert gen.returncode == 0, gen.stderr
     records = [json.loads(line) for line in gen.stdout.splitlines()]
+    assert all(r["clues"] >= 0 for r in records)  # each type counts its givens
     f = tmp_path / "gen.jsonl"
     f.write_text(gen.stdout)
     solved = _cli("solve", kind, str(f), "--output", "json")

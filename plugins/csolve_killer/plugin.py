@@ -187,6 +187,10 @@ class Killer(PuzzleType):
             return f"{('row', 'column', 'box')[kind]} {i + 1}"
         return g.cage_name(group - 3 * g.n)
 
+    def clue_count(self, puzzle: Puzzle) -> int:
+        """Given digits (the cages and their sums are the layout's own clues)."""
+        return int(np.count_nonzero(puzzle.data.givens))
+
     def check_generate(self, options):
         from .generate import check_options
 

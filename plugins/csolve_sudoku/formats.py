@@ -69,8 +69,11 @@ class Alphabet:
 
 def _alphabet(n: int, sample: str) -> Alphabet:
     s = sample.upper()
-    if n == 16 and "G" not in s and "." in s and "0" in s:
-        return Alphabet("hex", HEX, ".")  # hexadecimal: 0-f values, '.' blank
+    if n == 16 and "G" not in s and (("." in s and "0" in s) or (
+            len(s) == 256 and all(s.count(ch) == 16 for ch in HEX))):
+        # hexadecimal: 0-f values, '.' blank; or a whole grid of them, each sixteen times
+        # (a hex puzzle's solution, as csolve writes it back)
+        return Alphabet("hex", HEX, ".")
     if n == 25 and not any(ch in s for ch in "123456789"):
         return Alphabet("letters", LETTERS, ".0")
     if n > len(DIGITS_FIRST):
@@ -107,7 +110,12 @@ def is_ruling(line: str) -> bool:
 
 def puzzle_field(line: str) -> tuple[int, str, str]:
     """(offset, text, rest) of the puzzle on a ``line``-format line: the whole line, or the
-    first field of n² symbols when other fields (a rating, a comment) follow it."""
+    first field of n² symbols when other fields (a rating, a comment) follow it. A tab
+    ends the puzzle's field: in tab-separated columns the first is the puzzle, even where
+    the whole line happens to count n² symbols too."""
+    head, tab, rest = line.partition("\t")
+    if tab and _size_of_cells(len(head.translate(RULINGS))) is not None:
+        return 0, head, rest.strip()
     if _size_of_cells(len(line.translate(RULINGS))) is not None:
         return 0, line, ""
     for m in _FIELD.finditer(line):
