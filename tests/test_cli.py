@@ -322,6 +322,38 @@ def test_ctrl_c_writes_the_answers_found_and_reports_the_rest_interrupted(tmp_pa
     assert err.splitlines()[-1] == "csolve: interrupted" and "Traceback" not in err
 
 
+def test_ctrl_c_once_the_command_is_done_is_one_line_not_a_traceback(tmp_path):
+    """Ctrl-C that lands while the program winds down (here: as it stops the process
+    pool, when it used to print a traceback or leave the pool's workers waiting forever):
+    the pool still stops in order, the answers are written, one line says the program was
+    interrupted, and the exit code is 130."""
+    script = (
+        "import importlib, os, signal, sys\n"
+        "pools = importlib.import_module('csolve.backends.processes')\n"
+        "from csolve.cli import run\n"
+        "stop = pools.shutdown_all\n"
+        "def interrupted_while_stopping():\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    stop()\n"
+        "pools.shutdown_all = interrupted_while_stopping\n"
+        f"sys.argv = ['csolve', 'solve', 'sudoku', {HARD!r}, '--backend', 'process-pool',"
+        " '--workers', '2', '--output', 'line']\n"
+        "run()\n")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=300, start_new_session=True, cwd=tmp_path)
+    assert proc.returncode == 130, proc.stderr
+    assert proc.stderr.splitlines()[-1] == "csolve: interrupted"
+    assert "Traceback" not in proc.stderr
+    assert len(proc.stdout.split()) == 5  # every answer written before
+    from csolve.puzzle import get_puzzle_type
+
+    sudoku = get_puzzle_type("sudoku")
+    for puzzle, line in zip(sudoku.parse(open(HARD).read(), HARD), proc.stdout.split(),
+                            strict=True):
+        (answer,) = sudoku.parse(line + "\n", "<out>")
+        assert sudoku.validate(puzzle, answer.data) == []
+
+
 def test_all_with_a_limit_prints_solutions_only(capsys):
     code, out, _ = run(capsys, "solve", "sudoku", "2.....3.........", "--all", "--limit", "3",
                        "--output", "line")

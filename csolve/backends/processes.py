@@ -43,7 +43,7 @@ def _pool(n: int) -> cf.ProcessPoolExecutor:
                                           mp_context=multiprocessing.get_context("spawn"),
                                           initializer=_leave_interrupts_to_the_parent)
             if not _pools:
-                atexit.register(_shutdown_all)
+                atexit.register(shutdown_all)
             _pools[n] = pool
         return pool
 
@@ -78,8 +78,9 @@ def _spawning() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
-def _shutdown_all() -> None:
-    """Stop the pools before the interpreter tears its modules down."""
+def shutdown_all() -> None:
+    """Stop the pools (their workers, their manager threads) before the interpreter tears
+    its modules down, or before the program's quick exit."""
     for n in list(_pools):
         with _lock:
             pool = _pools.pop(n, None)

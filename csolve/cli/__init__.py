@@ -97,6 +97,34 @@ def _pipe_closed(e: SystemExit) -> bool:
         type(sys.stdout).__name__ == "PacifyFlushWrapper")
 
 
+#: Ctrl-Cs received once the command was done
+_late_interrupts: list[int] = []
+
+
+def _interrupted_in_teardown(signum: int, frame: object) -> None:
+    """Ctrl-C once the command is done: the program still winds down in order (its worker
+    processes stopped, none left waiting) and then says it was interrupted; a second Ctrl-C
+    ends the workers and the program at once."""
+    _late_interrupts.append(signum)
+    if len(_late_interrupts) < 2:
+        return
+    import multiprocessing
+    import os
+
+    for child in multiprocessing.active_children():
+        child.terminate()
+    _say_interrupted()
+    os._exit(130)
+
+
+def _say_interrupted() -> None:
+    try:
+        sys.stderr.write("csolve: interrupted\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
 def _reader_gone() -> None:
     """The reader of our output went away (``csolve explain ... | head -1``): stop quietly
     with 141, as a program ended by SIGPIPE does, not with 1, which means "no solution".
@@ -238,12 +266,19 @@ def _own_command(args: list[str]) -> bool:
 def _quick_exit(code: int) -> None:
     import atexit
     import os
+    import signal
     import threading
 
+    # the command is done: a Ctrl-C now ends the program at once (a process pool's
+    # shutdown cut short by it printed a traceback, and could wait forever on its workers)
+    signal.signal(signal.SIGINT, _interrupted_in_teardown)
+    pools = sys.modules.get("csolve.backends.processes")
+    if pools is not None:  # its manager thread would keep the process from a quick exit
+        pools.shutdown_all()
     main_thread = threading.main_thread()
     if any(t.is_alive() and not t.daemon and t is not main_thread
            for t in threading.enumerate()):
-        sys.exit(code)
+        sys.exit(_after_late_interrupts(code))
     try:
         sys.stdout.flush()
         sys.stderr.flush()
@@ -253,5 +288,13 @@ def _quick_exit(code: int) -> None:
     except BrokenPipeError:  # the reader went away before the last of the output
         _reader_gone()
     except Exception:
-        sys.exit(code)
-    os._exit(code)
+        sys.exit(_after_late_interrupts(code))
+    os._exit(_after_late_interrupts(code))
+
+
+def _after_late_interrupts(code: int) -> int:
+    """The exit code, 130 (said on stderr) when Ctrl-C came while the program wound down."""
+    if _late_interrupts and code != 130:
+        _say_interrupted()
+        return 130
+    return code
