@@ -384,6 +384,28 @@ def test_long_lines_are_not_wrapped_in_a_pipe(capsys, tmp_path):
                                    for line in stats)
 
 
+def test_bench_of_a_puzzle_without_a_solution_agrees_and_a_bad_report_path_is_said_first(
+        capsys, tmp_path):
+    """A puzzle with no solution is an answer every backend must agree on, not a wrong
+    one (exit 0, counted in the row); a ``--json`` path that cannot be written is a usage
+    error before any run."""
+    unsolvable = "..9.287..8.6..4..5..3.....46.........2.71345.........23.....5..9..4..8.7..125.3.."
+    f = tmp_path / "none.txt"
+    f.write_text(unsolvable + "\n" + (PUZZLES / "sudoku" / "4x4.txt").read_text())
+    report = tmp_path / "bench.json"
+    code, out, err = run(capsys, "bench", "sudoku", str(f), "--repeat", "1", "--backends",
+                         "serial,locked-pool", "--workers", "2", "--json", str(report))
+    assert code == 0, err
+    rows = json.loads(report.read_text())["files"][str(f)]
+    assert [(r["backend"], r["ok"], r["unsolvable"]) for r in rows] == [
+        ("serial", True, 1), ("locked-pool", True, 1)]
+    assert "without a solution" in out
+    code, out, err = run(capsys, "bench", "sudoku", str(f), "--repeat", "1", "--backends",
+                         "serial", "--json", str(tmp_path))
+    assert code == 2 and not out
+    assert err == f"csolve: error: --json {tmp_path}: cannot write it (Is a directory)\n"
+
+
 def test_bench_with_workers_0_uses_one_per_core(capsys, tmp_path):
     from csolve.defaults import cores
 

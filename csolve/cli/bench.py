@@ -56,6 +56,12 @@ def bench(
                           f"like 1,2,4, got {workers!r}")
     counts = list(dict.fromkeys(w or cores() for w in counts))
     opts = parse_backend_options(option or [])
+    report_file = None
+    if json_out:  # a path that cannot be written is said before the run, not after it
+        try:
+            report_file = open(json_out, "w", encoding="utf-8")  # noqa: SIM115 (written last)
+        except OSError as e:
+            raise OptionError(f"--json {json_out}: cannot write it ({e.strerror})") from None
     console = Console(stderr=True)
     report: dict = {"puzzle": puzzle, "files": {}}
     bad = False
@@ -74,8 +80,8 @@ def bench(
         Console(width=max(Console().width, 120)).print(bench_table(rows, title))
         report["files"][f] = rows
         bad = bad or not all(r["ok"] for r in rows)
-    if json_out:
-        with open(json_out, "w", encoding="utf-8") as fh:
-            json.dump(report, fh, indent=1)
+    if report_file is not None:
+        with report_file:
+            json.dump(report, report_file, indent=1)
     if bad:
         raise typer.Exit(4)
