@@ -106,7 +106,12 @@ def read_argument(ptype: PuzzleType, item: str | os.PathLike, fmt: str | None
 
     if isinstance(item, os.PathLike) or item == "-" or os.path.exists(item):
         text, name = read_file(os.fspath(item))
-        return parse_text(ptype, text, name, fmt)
+        puzzles = parse_text(ptype, text, name, fmt)
+        if not puzzles:  # a type's reader that says nothing of it: the file is named here
+            raise PuzzleInputError(name, None, None, "no puzzle found (only blank lines "
+                                   "and comments)" if text.strip() else
+                                   "no puzzle found (the input is empty)")
+        return puzzles
     if not item.strip():
         raise PuzzleInputError("<text>", None, None, "no puzzle given (the text is empty)")
     if "\n" in item.strip():

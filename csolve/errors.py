@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
+import re
 from enum import IntEnum
+
+#: characters of one word (a run without spaces) an input error quotes: a 200,000-character
+#: token in a file made an error line of 200 KB
+LONGEST_WORD = 80
+_LONG_WORD = re.compile(r"\S{" + str(LONGEST_WORD + 1) + ",}")
+
+
+def clip_words(message: str) -> str:
+    """``message`` with every word longer than :data:`LONGEST_WORD` cut short, saying how
+    long it was."""
+    return _LONG_WORD.sub(lambda m: f"{m.group()[:60]}... ({len(m.group()):,} characters)",
+                          message)
 
 
 class ExitCode(IntEnum):
@@ -27,7 +40,7 @@ class PuzzleInputError(CsolveError):
         self.source = source
         self.line = line
         self.column = column
-        self.message = message
+        self.message = clip_words(message)
         super().__init__(str(self))
 
     def __str__(self) -> str:

@@ -414,3 +414,13 @@ def get_puzzle_type(name: str) -> PuzzleType:
         raise conflicts[name]
     known = ", ".join(sorted(all_puzzle_types())) or "none installed"
     raise UnknownNameError(f"unknown puzzle type {name!r} (known: {known})")
+
+
+def shape_words(array: Any) -> str:
+    """An array's shape as a validation message says it: ``16 cells``, ``a 6x6 grid``."""
+    shape = np.shape(array)
+    if len(shape) == 1:
+        return f"{shape[0]} cells"
+    if len(shape) == 2:
+        return f"a {shape[0]}x{shape[1]} grid"
+    return "an array of shape " + "x".join(map(str, shape))

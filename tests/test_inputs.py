@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from csolve.errors import PuzzleInputError
@@ -122,3 +123,55 @@ def test_a_size_field_of_the_wrong_type_says_so(capsys, tmp_path):
 def test_usage_errors_are_one_line(capsys, args, words):
     err = one_line_error(*run(capsys, *args)[::2])
     assert words in err and "--help" in err
+
+
+@pytest.mark.parametrize("kind", ["sudoku", "killer", "kakuro", "str8ts"])
+@pytest.mark.parametrize("text, words", [
+    ("", "no puzzle found (the input is empty)"),
+    ("\n{comment} a comment\n\n", "no puzzle found"),
+])
+def test_a_file_without_a_puzzle_is_named(capsys, tmp_path, kind, text, words):
+    from csolve.puzzle import get_puzzle_type
+
+    path = write(tmp_path, text.format(comment=get_puzzle_type(kind).comment), "nothing.txt")
+    err = one_line_error(*run(capsys, "solve", kind, path)[::2])
+    assert err.startswith(f"csolve: error: {path}") and words in err
+
+
+@pytest.mark.parametrize("kind", ["sudoku", "killer", "kakuro", "str8ts"])
+def test_a_huge_token_is_quoted_short(capsys, tmp_path, kind):
+    """A 200,000-character word in a file gives an error line of a few hundred
+    characters at most, whatever the reader says of it."""
+    path = write(tmp_path, "1" * 200_000 + "\n")
+    err = one_line_error(*run(capsys, "solve", kind, path)[::2])
+    assert len(err) < 400
+
+
+def test_numbers_of_no_size_name_the_sizes_there_are(capsys, tmp_path):
+    path = write(tmp_path, " ".join(["0"] * 10_000) + "\n")
+    err = one_line_error(*run(capsys, "solve", "sudoku", path)[::2])
+    assert "found 10000 numbers; a puzzle needs n² of them for n in 4, 6, 8, 9, ... 64" in err
+
+
+@pytest.mark.parametrize("kind, solution, puzzle, words", [
+    ("sudoku", "sudoku/4x4.txt", "sudoku/9x9-easy.txt", "expected 81 cells, got 16 cells"),
+    ("str8ts", "str8ts/small.txt", None, "got a"),
+])
+def test_a_solution_of_another_size_is_said_in_words(capsys, tmp_path, kind, solution,
+                                                     puzzle, words):
+    from csolve.puzzle import get_puzzle_type
+
+    ptype = get_puzzle_type(kind)
+    (small, *_) = ptype.parse((PUZZLES / solution).read_text(), solution)
+    wrong = np.zeros((3, 3), dtype=np.int64) if puzzle is None else np.zeros(16, np.int64)
+    target = small if puzzle is None else ptype.parse((PUZZLES / puzzle).read_text(),
+                                                      puzzle)[0]
+    (problem,) = ptype.validate(target, wrong)
+    assert words in problem and "(" not in problem
+
+
+def test_explain_refuses_picture_and_grid_output(capsys):
+    for output in ("svg", "grid"):
+        err = one_line_error(*run(capsys, "solve", "sudoku", "2.....3.........", "--explain",
+                                  "--output", output)[::2])
+        assert f"not {output}" in err and "csolve explain --output svg or html" in err

@@ -93,6 +93,10 @@ def solve(
     if explain and (count or all_ or limit):
         raise OptionError("--explain shows one solve's steps; --count, --all and --limit "
                           "do not go with it")
+    if explain and output in (Output.grid, Output.svg):
+        raise OptionError(f"--explain writes steps as pretty, line or json output, not "
+                          f"{output.value} (pictures of the steps: csolve explain --output "
+                          "svg or html)")
     if limit and not count and not all_:  # --all --limit N: the first N, no count line
         count = True
     if engine not in (None, "dfs") and explain:

@@ -15,7 +15,7 @@ import numpy as np
 
 from csolve.errors import PuzzleInputError
 from csolve.model import Model, ModelBuilder
-from csolve.puzzle import Puzzle, PuzzleType
+from csolve.puzzle import Puzzle, PuzzleType, shape_words
 from csolve.rowgrid import in_format, row_line
 
 from . import grid as kgrid
@@ -95,7 +95,7 @@ class Kakuro(PuzzleType):
     def validate(self, puzzle: Puzzle, solution: np.ndarray) -> list[str]:
         g: KakuroGrid = puzzle.data
         if solution.shape != (g.rows, g.cols):
-            return [f"expected a {g.rows}x{g.cols} grid, got {solution.shape}"]
+            return [f"expected a {g.rows}x{g.cols} grid, got {shape_words(solution)}"]
         problems = []
         for r, c in g.whites:
             v = int(solution[r, c])

@@ -20,7 +20,7 @@ from csolve_sudoku.plugin import add_units, checked_box
 
 from csolve.errors import PuzzleInputError
 from csolve.model import Model, ModelBuilder
-from csolve.puzzle import Puzzle, PuzzleType
+from csolve.puzzle import Puzzle, PuzzleType, shape_words
 
 from . import cages
 from .cages import KillerGrid
@@ -133,7 +133,7 @@ class Killer(PuzzleType):
         g: KillerGrid = puzzle.data
         n = g.n
         if np.shape(solution) != (n * n,):
-            return [f"expected {n * n} cells, got {np.shape(solution)}"]
+            return [f"expected {n * n} cells, got {shape_words(solution)}"]
         problems = []
         if (solution < 1).any() or (solution > n).any():
             problems.append(f"cells must hold values 1..{n}")

@@ -15,7 +15,7 @@ import numpy as np
 
 from csolve.errors import PuzzleInputError
 from csolve.model import Model, ModelBuilder
-from csolve.puzzle import Puzzle, PuzzleType
+from csolve.puzzle import Puzzle, PuzzleType, shape_words
 from csolve.rowgrid import in_format, row_line
 
 from . import grid as sgrid
@@ -107,7 +107,7 @@ class Str8ts(PuzzleType):
         g: Str8tsGrid = puzzle.data
         n = g.n
         if solution.shape != (n, n):
-            return [f"expected a {n}x{n} grid, got {solution.shape}"]
+            return [f"expected a {n}x{n} grid, got {shape_words(solution)}"]
         problems = []
         for r in range(n):
             for c in range(n):

@@ -296,7 +296,8 @@ def _parse_numbers(source: str, text: str) -> list[tuple[int, np.ndarray, dict]]
             if n is None:
                 raise PuzzleInputError(source, group[0][0], None,
                                        f"found {len(values)} numbers; a puzzle needs n² of "
-                                       "them with n a square (16, 81, 256, 625, ...)")
+                                       f"them for n in {', '.join(map(str, SIZES[:4]))}, ... "
+                                       f"{SIZES[-1]}")
             for v, no, col in values:
                 if v > n:
                     raise PuzzleInputError(source, no, col,

@@ -14,7 +14,7 @@ import numpy as np
 
 from csolve.errors import PuzzleInputError, UnknownNameError
 from csolve.model import Model, ModelBuilder
-from csolve.puzzle import Puzzle, PuzzleBatch, PuzzleType
+from csolve.puzzle import Puzzle, PuzzleBatch, PuzzleType, shape_words
 
 from . import formats
 from .bulk import as_rows, json_grids, read_lines, write_lines
@@ -280,7 +280,7 @@ class Sudoku(PuzzleType):
     def validate(self, puzzle: Puzzle, solution: np.ndarray) -> list[str]:
         n = puzzle.meta["n"]
         if solution.shape != (n * n,):
-            return [f"expected {n * n} cells, got {solution.shape}"]
+            return [f"expected {n * n} cells, got {shape_words(solution)}"]
         box = box_of_puzzle(puzzle)
         givens = puzzle.data > 0
         kept = (solution[givens] == puzzle.data[givens]).all()
