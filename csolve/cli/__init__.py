@@ -188,6 +188,11 @@ def _kernel_failure(e: BaseException) -> str | None:
 def _one_line(e, mod) -> str:
     """A usage error as one line: click's message, and where to find the command's help."""
     message = " ".join(e.format_message().split())
+    if isinstance(e, mod.NoSuchOption) and e.option_name.strip() == "-":
+        # a puzzle given as text that starts with '-' (a Kakuro or Str8ts line) reads as
+        # options unless '--' ends them
+        message += " (puzzle text that starts with '-' goes after '--': csolve solve " \
+                   "kakuro -- '- - 17, ...')"
     ctx = getattr(e, "ctx", None)
     if isinstance(e, mod.UsageError) and ctx is not None:
         message += f" (see '{ctx.command_path} --help')"
