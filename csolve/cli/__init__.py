@@ -274,8 +274,8 @@ def _quick_exit(code: int) -> None:
     import signal
     import threading
 
-    # the command is done: a Ctrl-C now ends the program at once (a process pool's
-    # shutdown cut short by it printed a traceback, and could wait forever on its workers)
+    # the command is done: a Ctrl-C now is noted, not raised (a process pool's shutdown
+    # cut short by it printed a traceback, and could wait forever on its workers)
     signal.signal(signal.SIGINT, _interrupted_in_teardown)
     pools = sys.modules.get("csolve.backends.processes")
     if pools is not None:  # its manager thread would keep the process from a quick exit
