@@ -1,3 +1,3 @@
-from csolve.cli import run
+from csolve.program import run
 
 run()

@@ -25,11 +25,15 @@ def run_bench(ptype: PuzzleType, puzzles: Sequence[Puzzle], backends: Sequence[s
               timeout: float | None = None, options: dict | None = None,
               progress=None) -> list[dict]:
     """One row per (backend, workers): median wall seconds over ``repeat`` runs and more."""
+    from csolve.backends import get_backend
+
     rows: list[dict] = []
     limit = 0 if count else 1
     reference: list[int] | None = None
     warm_ups = _one_per_shape(ptype, puzzles)
     for backend in ["serial"] + [b for b in backends if b != "serial"]:
+        # each backend gets the options it reads (the serial baseline reads none)
+        own = {k: v for k, v in (options or {}).items() if k in get_backend(backend).options}
         for w in ([1] if backend == "serial" else workers):
             walls, nodes, idle, counts, timeouts, ok = [], [], [], None, 0, True
             # kernels loaded (or compiled) and threads warm before any clock starts: the
@@ -38,14 +42,14 @@ def run_bench(ptype: PuzzleType, puzzles: Sequence[Puzzle], backends: Sequence[s
             for p in warm_ups:
                 solve_one(ptype, p, SolveOptions(limit=limit, backend=backend, workers=w,
                                                  timeout=WARM_UP_SECONDS,
-                                                 backend_options=dict(options or {})))
+                                                 backend_options=dict(own)))
             for _ in range(repeat):
                 t0 = time.perf_counter()
                 got, n_nodes, idle_s = [], 0, 0.0
                 for p in puzzles:
                     r = solve_one(ptype, p, SolveOptions(
                         limit=limit, backend=backend, workers=w, timeout=timeout,
-                        backend_options=dict(options or {})))
+                        backend_options=dict(own)))
                     if r.status is Status.TIMEOUT or (count and not r.exact):
                         timeouts += 1
                     got.append(r.count)

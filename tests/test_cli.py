@@ -406,6 +406,58 @@ def test_bench_of_a_puzzle_without_a_solution_agrees_and_a_bad_report_path_is_sa
     assert err == f"csolve: error: --json {tmp_path}: cannot write it (Is a directory)\n"
 
 
+def test_bench_options_go_to_the_backends_that_read_them(capsys, tmp_path):
+    """``-O`` reaches the backends that read it (the serial baseline reads none); one that no
+    named backend reads, or a value out of range, is said before any run."""
+    report = tmp_path / "bench.json"
+    code, out, err = run(capsys, "bench", "sudoku", str(PUZZLES / "sudoku" / "4x4.txt"),
+                         "--repeat", "1", "--backends", "static-partition", "--workers", "2",
+                         "-O", "k=2", "--json", str(report))
+    assert code == 0, err
+    rows = json.loads(report.read_text())["files"][str(PUZZLES / "sudoku" / "4x4.txt")]
+    assert [(r["backend"], r["ok"]) for r in rows] == [("serial", True),
+                                                        ("static-partition", True)]
+    for option, words in (("probe=1", "none of the backends serial reads it"),
+                          ("k=0", "option k wants a whole number >= 1")):
+        backends = "serial" if option.startswith("probe") else "static-partition"
+        code, out, err = run(capsys, "bench", "sudoku", str(PUZZLES / "sudoku" / "4x4.txt"),
+                             "--repeat", "1", "--backends", backends, "-O", option)
+        assert code == 2 and words in err and err.count("\n") == 1 and not out
+
+
+def test_a_ctrl_c_that_breaks_an_import_is_an_interrupt_not_a_bug(capsys, monkeypatch):
+    """Ctrl-C while a module loads (numba's, say) can come back as an ImportError raised
+    from the KeyboardInterrupt: that is the user's Ctrl-C, not an internal error."""
+    import csolve.api
+
+    def broken_import(*args, **kwargs):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as e:
+            raise ImportError("numba._devicearray failed to import") from e
+
+    monkeypatch.setattr(csolve.api, "Solver", broken_import)
+    code, out, err = run(capsys, "solve", "sudoku", "2.....3.........")
+    assert code == 130 and err == "csolve: interrupted\n"
+
+
+def test_a_ctrl_c_while_the_program_loads_is_one_line(tmp_path):
+    """The program's entry point loads the command line inside its own Ctrl-C handling."""
+    script = ("import builtins, signal, os\n"
+              "real = builtins.__import__\n"
+              "def interrupted(name, *args, **kwargs):\n"
+              "    if name == 'csolve.cli':\n"
+              "        os.kill(os.getpid(), signal.SIGINT)\n"
+              "    return real(name, *args, **kwargs)\n"
+              "builtins.__import__ = interrupted\n"
+              "from csolve.program import run\n"
+              "run()\n")
+    proc = subprocess.run([sys.executable, "-c", script, "solve", "sudoku", "2.....3........."],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert proc.returncode == 130 and proc.stderr == "csolve: interrupted\n"
+    assert not proc.stdout
+
+
 def test_bench_with_workers_0_uses_one_per_core(capsys, tmp_path):
     from csolve.defaults import cores
 

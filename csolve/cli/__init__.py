@@ -58,6 +58,9 @@ def main() -> None:
         name = type(e).__name__
         if name == "Exit" and hasattr(e, "exit_code"):
             sys.exit(e.exit_code)
+        if _caused_by_interrupt(e):  # a Ctrl-C that broke an import (numba's) midway
+            sys.stderr.write("csolve: interrupted\n")
+            sys.exit(int(ExitCode.INTERRUPTED))
         if name == "Abort":
             sys.stderr.write("csolve: interrupted\n")
             sys.exit(int(ExitCode.INTERRUPTED))
@@ -95,6 +98,18 @@ def _pipe_closed(e: SystemExit) -> bool:
     (which wraps stdout to keep it quiet) ended a write to a closed pipe."""
     return isinstance(e.__context__, BrokenPipeError) or (
         type(sys.stdout).__name__ == "PacifyFlushWrapper")
+
+
+def _caused_by_interrupt(e: BaseException) -> bool:
+    """True when a KeyboardInterrupt is among the exceptions ``e`` arose from."""
+    seen: set[int] = set()
+    cause: BaseException | None = e
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
 
 
 #: Ctrl-Cs received once the command was done
@@ -219,6 +234,9 @@ def run() -> None:
         if e.code is not None and not isinstance(e.code, int):
             raise
         code = e.code or 0
+    except KeyboardInterrupt:  # before main's own handling began (its first imports)
+        _say_interrupted()
+        code = 130
     if not _own_command(sys.argv[1:]):
         sys.exit(code)
     _quick_exit(code)
