@@ -190,7 +190,6 @@ class Solver:
         self.format = format
         self.box = box
         _check_numbers(workers=workers, limit=limit, escalate_after=escalate_after)
-        _check_numbers(whole=False, timeout=timeout)
         self.backend = be = get_backend(backend)
         _check_workers(workers)
         if limit is not None and limit < 0:

@@ -33,7 +33,7 @@ def run_bench(ptype: PuzzleType, puzzles: Sequence[Puzzle], backends: Sequence[s
     warm_ups = _one_per_shape(ptype, puzzles)
     for backend in ["serial"] + [b for b in backends if b != "serial"]:
         # each backend gets the options it reads (the serial baseline reads none)
-        own = {k: v for k, v in (options or {}).items() if k in get_backend(backend).options}
+        own = get_backend(backend).read_options(options or {})
         for w in ([1] if backend == "serial" else workers):
             walls, nodes, idle, counts, timeouts, ok = [], [], [], None, 0, True
             # kernels loaded (or compiled) and threads warm before any clock starts: the

@@ -318,7 +318,10 @@ class PuzzleType:
     def check_generate(self, options: Any) -> None:
         """Raise :class:`csolve.generate.GenerationError` for generate options this type
         cannot honour (a size it has no puzzles of, ``--symmetry`` where no clues are
-        removed): called before any work, so the refusal is the only thing said."""
+        removed): called before any work, so the refusal is the only thing said. By
+        default: the refusal of a type that does not generate at all."""
+        if type(self).generate is PuzzleType.generate:
+            self.generate(options, None)
 
     def generate(self, options: Any, rng: np.random.Generator,
                  ctrl: np.ndarray | None = None) -> tuple[Puzzle, Any]:

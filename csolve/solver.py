@@ -281,8 +281,7 @@ class _Run:
                         on_solution=on_masks, workers=workers,
                         deadline=t0 + timeout if timeout else None, ctrl=self.ctrl,
                         options={**(backend_options or {}),  # a take-over's backend differs
-                                 **{k: v for k, v in opts.backend_options.items()
-                                    if k in backend.options}},
+                                 **backend.read_options(opts.backend_options)},
                         node_budget=node_budget)
         outcome = backend.solve(job)
         seconds = time.monotonic() - t0

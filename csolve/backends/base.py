@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -129,14 +130,13 @@ def number(kind: type, low: float, above: bool = False) -> type:
                                            and not value.is_integer()):
                 raise ValueError(value)  # True is not 1, nor 1.9 a whole number
             out = kind(value)
-            if out != out or out in (float("inf"), float("-inf")) or out < low or (
-                    above and out == low):
+            if not math.isfinite(out) or out < low or (above and out == low):
                 raise ValueError(value)
             return out
 
-    word = "a whole number" if kind is int else "a number"
-    Number.__name__ = f"{kind.__name__} {'>' if above else '>='} {low:g}"
-    _TYPE_WORDS[Number] = f"{word} {'>' if above else '>='} {low:g}"
+    bound = f"{'>' if above else '>='} {low:g}"
+    Number.__name__ = f"{kind.__name__} {bound}"
+    _TYPE_WORDS[Number] = f"{_TYPE_WORDS[kind]} {bound}"
     return Number
 
 
@@ -174,6 +174,10 @@ class Backend:
     parallel: bool = False
     #: the ``-O KEY=VALUE`` options this backend reads: ``{key: (type, description)}``
     options: dict[str, tuple[type, str]] = {}
+
+    def read_options(self, values: dict[str, object]) -> dict[str, object]:
+        """Of ``values`` (options meant for several backends), those this backend reads."""
+        return {k: v for k, v in values.items() if k in self.options}
 
     def check_options(self, values: dict[str, object]) -> dict[str, object]:
         """``values`` converted to the types this backend declares; an unknown key or a

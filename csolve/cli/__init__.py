@@ -47,7 +47,7 @@ def main() -> None:
         sys.stderr.write(f"csolve: error: {e}\n")
         sys.exit(int(e.exit_code))
     except KeyboardInterrupt:
-        sys.stderr.write("csolve: interrupted\n")
+        _say_interrupted()
         sys.exit(int(ExitCode.INTERRUPTED))
     except UnicodeEncodeError as e:  # an output encoding (PYTHONIOENCODING=ascii) too narrow
         sys.stderr.write(f"csolve: error: the output's encoding ({e.encoding}) cannot write "
@@ -58,11 +58,9 @@ def main() -> None:
         name = type(e).__name__
         if name == "Exit" and hasattr(e, "exit_code"):
             sys.exit(e.exit_code)
-        if _caused_by_interrupt(e):  # a Ctrl-C that broke an import (numba's) midway
-            sys.stderr.write("csolve: interrupted\n")
-            sys.exit(int(ExitCode.INTERRUPTED))
-        if name == "Abort":
-            sys.stderr.write("csolve: interrupted\n")
+        # click's Abort, or a Ctrl-C that broke an import (numba's) midway
+        if name == "Abort" or _caused_by_interrupt(e):
+            _say_interrupted()
             sys.exit(int(ExitCode.INTERRUPTED))
         for mod in _click_exception_modules():
             if isinstance(e, mod.ClickException):
@@ -84,7 +82,7 @@ def main() -> None:
                          "(a bug; CSOLVE_DEBUG=1 shows the traceback)\n")
         sys.exit(int(ExitCode.INTERNAL))
     if rv == ExitCode.INTERRUPTED:  # typer ends any command so on Ctrl-C, without a word
-        sys.stderr.write("csolve: interrupted\n")
+        _say_interrupted()
     if isinstance(rv, int) and rv:
         sys.exit(rv)
 
@@ -133,6 +131,7 @@ def _interrupted_in_teardown(signum: int, frame: object) -> None:
 
 
 def _say_interrupted() -> None:
+    """The one line every command ended by Ctrl-C ends with."""
     try:
         sys.stderr.write("csolve: interrupted\n")
         sys.stderr.flush()

@@ -45,8 +45,7 @@ def bench(
 
     names = (sorted(all_backends()) if backends == "all"
              else [b.strip() for b in backends.split(",")])
-    for b in names:
-        get_backend(b)  # an unknown or uninstalled one said as solve says it
+    chosen = [get_backend(b) for b in names]  # an unknown or uninstalled one said as solve says
     try:
         counts = [int(x) for x in workers.split(",") if x.strip()]
     except ValueError:
@@ -56,14 +55,13 @@ def bench(
                           f"like 1,2,4, got {workers!r}")
     counts = list(dict.fromkeys(w or cores() for w in counts))
     opts = parse_backend_options(option or [])
-    readers = {key for b in names for key in get_backend(b).options}
+    readers = {key for backend in chosen for key in backend.options}
     unread = sorted(set(opts) - readers)
     if unread:  # an option none of the named backends reads is a slip, said before the run
         raise OptionError(f"-O {unread[0]}: none of the backends {', '.join(names)} reads it "
                           f"(their options: {', '.join(sorted(readers)) or 'none'})")
-    for b in names:  # and each value checked by the backends that read it, before the run
-        backend = get_backend(b)
-        backend.check_options({k: v for k, v in opts.items() if k in backend.options})
+    for backend in chosen:  # and each value checked by the backends that read it, before the run
+        backend.check_options(backend.read_options(opts))
     report_file = None
     if json_out:  # a path that cannot be written is said before the run, not after it
         try:

@@ -97,8 +97,6 @@ def generate(
     ptype = get_puzzle_type(puzzle)
     if difficulty is not None:
         load_grader()  # fail fast, before any work
-    if type(ptype).generate is PuzzleType.generate:
-        ptype.generate(None, None)  # the type's one-line refusal, before the seed is told
     writer = {Output.grid: "format_grid", Output.svg: "to_svg"}.get(output)
     if writer and getattr(type(ptype), writer) is getattr(PuzzleType, writer):
         getattr(ptype, writer)(None, None)  # the type's own one-line refusal, before any work
