@@ -18,6 +18,11 @@ def clip_words(message: str) -> str:
                           message)
 
 
+def counted(n: int, noun: str) -> str:
+    """``n`` and ``noun``, in the plural unless ``n`` is one ("1 row", "3 rows")."""
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
+
+
 class ExitCode(IntEnum):
     OK = 0  # every puzzle solved (or counted)
     NO_SOLUTION = 1  # some puzzle has no solution (or a validated grid is wrong)

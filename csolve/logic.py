@@ -55,7 +55,8 @@ class Step:
     #: tactic's level (:func:`csolve.grading.step_level`)
     level: str | None = None
 
-    def to_json(self, namer: Namer) -> dict:
+    def to_json(self, namer: Namer, level: str | None = None) -> dict:
+        """The step as JSON; ``level``: its tactic's level, where the finder gave none."""
         out = {
             "tactic": self.tactic, "text": self.text,
             "placed": [{"cell": namer.cell(c), "value": v} for c, v in self.placed],
@@ -63,8 +64,8 @@ class Step:
             "cells": [namer.cell(c) for c in self.cells], "values": self.values,
             "groups": [namer.group(g) for g in self.groups],
         }
-        if self.level:  # a finder's own grade of the step
-            out["level"] = self.level
+        if self.level or level:  # a finder's own grade of the step comes first
+            out["level"] = self.level or level
         return out
 
 

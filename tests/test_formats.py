@@ -152,6 +152,13 @@ def test_errors_name_line_and_column(text, where):
     assert str(e.value).startswith(where + ":")
 
 
+def test_errors_count_in_the_singular_and_the_plural():
+    with pytest.raises(PuzzleInputError, match="the grid ends after 1 row; a 10x10 puzzle"):
+        SUDOKU.parse("5 3 . . 7 . . . . 1\n", "f.txt")
+    with pytest.raises(PuzzleInputError, match="the grid ends after 2 rows; a 9x9 puzzle"):
+        SUDOKU.parse("53..7....\n6..195...\n", "f.txt")
+
+
 @pytest.mark.parametrize("kind", ["sudoku", "kakuro", "str8ts"])
 def test_grid_writer_of_every_type_reads_back(kind):
     """``format_grid`` of each puzzle and of its (validated) solution reads back as the same

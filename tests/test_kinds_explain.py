@@ -144,7 +144,7 @@ def test_the_tutorial_plugin_is_explained_and_rated_on_the_command_line(
         if command == "rate":
             assert obj["level"] == NOT_UNIQUE and obj["solutions"] == 2
         else:
-            assert obj["steps"]
+            assert obj["steps"] and all(s["level"] for s in obj["steps"])
     code, out, err = run(capsys, monkeypatch, "explain", "latin", str(f), "--output", "line")
     assert code == 0 and "several solutions" in out.splitlines()[-1]
     f.write_text("1234214334124...\n")  # one way to finish it

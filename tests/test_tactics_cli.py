@@ -71,6 +71,10 @@ def test_explain_json_steps_replay_to_the_validated_solution(capsys, monkeypatch
     assert sudoku.validate(p, grid) == []
     assert obj["solution"] == grid.reshape(9, 9).tolist()
     assert obj["rating"]["level"] == "medium"
+    # every step says its level, as Kakuro's and Str8ts' do; the hardest is the rating's
+    levels = [s["level"] for s in obj["steps"]]
+    assert set(levels) <= {"easy", "medium", "hard", "expert"}
+    assert "medium" in levels and "hard" not in levels and "expert" not in levels
 
 
 def test_explain_shows_guesses_on_a_hard_puzzle(capsys, monkeypatch, tmp_path, sudoku):

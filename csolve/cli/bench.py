@@ -41,7 +41,7 @@ def bench(
     from csolve.cli.common import load_puzzles
     from csolve.cli.solve import parse_backend_options
     from csolve.defaults import MAX_WORKERS, cores
-    from csolve.errors import OptionError
+    from csolve.errors import OptionError, counted
 
     names = (sorted(all_backends()) if backends == "all"
              else [b.strip() for b in backends.split(",")])
@@ -82,7 +82,7 @@ def bench(
 
         rows = run_bench(ptype, puzzles, names, counts, repeat=repeat, count=count,
                          timeout=timeout or None, options=opts, progress=told)
-        title = f"{f} ({len(puzzles)} puzzles, {'count' if count else 'first solution'})"
+        title = f"{f} ({counted(len(puzzles), 'puzzle')}, {'count' if count else 'first solution'})"
         Console(width=max(Console().width, 120)).print(bench_table(rows, title))
         report["files"][f] = rows
         bad = bad or not all(r["ok"] for r in rows)

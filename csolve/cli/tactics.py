@@ -95,6 +95,7 @@ def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | 
 
     from csolve.errors import ExitCode, SearchTimeoutError
     from csolve.grading import explain as explain_puzzle
+    from csolve.grading import step_level
 
     ptype, puzzles = load_puzzles(kind, file, fmt, box)
     chosen = parse_tactics(tactics)
@@ -115,7 +116,7 @@ def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | 
             code = ExitCode.NO_SOLUTION
         if out is Output.json:
             obj = {"puzzle": p.index + 1, "line": p.line,
-                   "steps": [s.to_json(namer) for s in steps]}
+                   "steps": [s.to_json(namer, step_level(ptype, s)) for s in steps]}
             if limit is None:
                 obj["rating"] = rating.to_json()
                 if solution is not None:

@@ -29,7 +29,7 @@ def validate(
     from rich.console import Console
 
     from csolve.cli.common import load_puzzles
-    from csolve.errors import CsolveError, ExitCode, PuzzleInputError
+    from csolve.errors import CsolveError, ExitCode, PuzzleInputError, counted
 
     ptype, grids = load_puzzles(puzzle, file, fmt, box)
     givens = None
@@ -37,7 +37,8 @@ def validate(
         _, givens = load_puzzles(puzzle, against, None, box)
         if len(givens) != len(grids):
             raise PuzzleInputError(against, None, None,
-                                   f"holds {len(givens)} puzzles but {file} holds {len(grids)}")
+                                   f"holds {counted(len(givens), 'puzzle')} but {file} holds "
+                                   f"{len(grids)}")
     out = Console(highlight=False, soft_wrap=True)
     bad = 0
     for i, g in enumerate(grids):

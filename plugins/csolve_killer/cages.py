@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from csolve_sudoku.grid import Box, check_box, default_box, parse_box
 
-from csolve.errors import PuzzleInputError
+from csolve.errors import PuzzleInputError, counted
 
 #: Killer sizes: Sudoku sizes whose digits a sum table of 1..9 covers
 SIZES = (4, 6, 8, 9)
@@ -147,7 +147,8 @@ def _label_rows(rows: list[tuple[int, str]], source: str) -> list[str]:
         s = "".join(row.split())
         if len(s) != n:
             raise PuzzleInputError(source, no, None,
-                                   f"a row of {len(s)} cage labels in a grid of {n} rows")
+                                   f"a row of {counted(len(s), 'cage label')} in a grid of "
+                                   f"{counted(n, 'row')}")
         for ch in s:
             if ch not in LABELS:
                 raise PuzzleInputError(source, no, row.index(ch) + 1,
@@ -207,7 +208,7 @@ def parse_block(source: str, block: list[tuple[int, str]]) -> KillerGrid:
     rest = block[j:]
     if rest:
         if len(rest) != n:
-            where(None, f"{len(rest)} rows of givens, expected {n}", rest[0][0])
+            where(None, f"{counted(len(rest), 'row')} of givens, expected {n}", rest[0][0])
         options["givens"] = "".join(line for _, line in rest)
     return _finish(n, labels, sums, {}, options, lambda col, msg: where(col, msg, block[0][0]))
 

@@ -27,7 +27,7 @@ from math import isqrt
 
 import numpy as np
 
-from csolve.errors import PuzzleInputError
+from csolve.errors import PuzzleInputError, counted
 from csolve.inputs import is_number, is_signed_number
 
 from .grid import SIZES, VALUE, Box, check_box
@@ -341,12 +341,12 @@ def _parse_grid_block(source: str, rows: list[tuple[int, str]], fmt: str
             n = len(rows) - i  # the row is bad: the block's rows say the size, if anything
         if n not in SIZES:
             raise PuzzleInputError(source, rows[i][0], None,
-                                   f"a grid of {len(rows) - i} rows; a puzzle needs n rows, "
-                                   "n in 4, 9, 16, 25, ...")
+                                   f"a grid of {counted(len(rows) - i, 'row')}; a puzzle needs n "
+                                   "rows, n in 4, 9, 16, 25, ...")
         chunk = rows[i:i + n]
         if len(chunk) < n:
             raise PuzzleInputError(source, chunk[-1][0], len(chunk[-1][1]) + 1,
-                                   f"the grid ends after {len(chunk)} rows; a {n}x{n} "
+                                   f"the grid ends after {counted(len(chunk), 'row')}; a {n}x{n} "
                                    f"puzzle needs {n}")
         tokens = [_number_tokens(line) for _, line in chunk]
         numeric = all(t is not None and len(t) == n for t in tokens) and (
