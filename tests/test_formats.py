@@ -210,3 +210,30 @@ def test_a_hex_puzzles_solution_line_reads_back(tmp_path):
     assert SUDOKU.validate(given_, back.data) == []
     code, out, err = run_cli("validate", "sudoku", str(answer), "--against", str(puzzle))
     assert code == 0 and "valid (complete)" in out, err
+
+
+def test_a_hex_puzzles_grid_and_picture_are_in_its_own_symbols(tmp_path):
+    """The grid, the terminal picture and the SVG of a hex 16x16's answer use 0-F, as the
+    line does: the grid reads back as the same solution."""
+    from .helpers import PUZZLES, run_cli
+
+    digits = next(line for line in (PUZZLES / "sudoku" / "16x16.txt").read_text().splitlines()
+                  if line and not line.startswith("#"))
+    hexa = "".join("." if ch in ".0" else "0123456789abcdef"["123456789ABCDEFG".index(ch)]
+                   for ch in digits)
+    puzzle = tmp_path / "hex.txt"
+    puzzle.write_text(hexa + "\n")
+    code, line, err = run_cli("solve", "sudoku", str(puzzle), "--output", "line")
+    assert code == 0, err
+    code, grid, err = run_cli("solve", "sudoku", str(puzzle), "--output", "grid")
+    assert code == 0, err
+    cells = "".join(ch for row in grid.splitlines()[1:] for ch in row if ch not in " |+-")
+    assert cells == line.strip() and "G" not in cells
+    answer = tmp_path / "answer.txt"
+    answer.write_text(grid)
+    code, out, err = run_cli("validate", "sudoku", str(answer), "--against", str(puzzle))
+    assert code == 0 and "valid (complete)" in out, err
+    code, pretty, err = run_cli("solve", "sudoku", str(puzzle), "--output", "pretty")
+    assert code == 0 and " 0 " in pretty and " G " not in pretty, err
+    code, svg, err = run_cli("solve", "sudoku", str(puzzle), "--output", "svg")
+    assert code == 0 and ">0<" in svg and ">G<" not in svg, err

@@ -433,18 +433,29 @@ def default_alphabet(n: int) -> Alphabet | None:
     return Alphabet("digits", DIGITS_FIRST[:n], ".0")
 
 
-def format_grid(grid: np.ndarray, n: int, box: Box | None = None) -> str:
+def own_symbols(meta: dict) -> str | None:
+    """The symbols of values 1..n when the puzzle was written in hexadecimal or letters, so
+    that its answer is written as it was given (a hex 16x16's in ``0-F``); None: the
+    writer's own default."""
+    alpha: Alphabet | None = meta.get("alphabet")
+    return alpha.symbols if alpha is not None and alpha.name != "digits" else None
+
+
+def format_grid(grid: np.ndarray, n: int, box: Box | None = None,
+                symbols: str | None = None) -> str:
     """An n×n grid as rows of symbols, ``|`` between boxes and a ruling between bands (the
     ``grid`` format reads it back). Up to 16x16 one symbol per cell (``1-9A-G``), from 25x25
     on right-aligned numbers; ``.`` is a blank. ``box``: (rows, columns) of a box; default:
-    the size's own shape (2x3 for 6x6)."""
+    the size's own shape (2x3 for 6x6). ``symbols``: one character per value instead
+    (:func:`own_symbols`)."""
     box_rows, box_cols = check_box(n, box)
-    width = 1 if n <= 16 else len(str(n))
+    width = 1 if n <= 16 or symbols else len(str(n))
+    symbols = symbols or DIGITS_FIRST
 
     def sym(v: int) -> str:
         if v == 0:
             return ".".rjust(width)
-        return DIGITS_FIRST[v - 1] if width == 1 else str(v).rjust(width)
+        return symbols[v - 1] if width == 1 else str(v).rjust(width)
 
     rows = []
     for r in range(n):

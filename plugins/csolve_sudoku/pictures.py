@@ -13,7 +13,7 @@ from csolve.svg import (
     draw_cell,
 )
 
-from .formats import DIGITS_FIRST
+from .formats import DIGITS_FIRST, own_symbols
 from .grid import check_box, units
 
 MARGIN = 12.0
@@ -23,9 +23,12 @@ def cell_size(n: int) -> float:
     return 48.0 if n <= 9 else 44.0 if n <= 16 else 30.0 if n <= 25 else 26.0
 
 
-def symbol_of(n: int):
-    if n <= len(DIGITS_FIRST):
-        return lambda v: DIGITS_FIRST[v - 1]
+def symbol_of(n: int, meta: dict | None = None):
+    """How a value is drawn: the puzzle's own symbol (a hex 16x16's 0-F), else 1-9A-Z, and
+    numbers past that."""
+    symbols = own_symbols(meta or {}) or DIGITS_FIRST
+    if n <= len(symbols):
+        return lambda v: symbols[v - 1]
     return str
 
 
@@ -45,7 +48,7 @@ def sudoku_svg(puzzle, solution, step=None, candidates=None, placed=None) -> str
     height = side + 2 * MARGIN + (len(lines) * 14 * 1.3 + 6 if lines else 0)
     title = f"{puzzle.where}: {n}x{n} sudoku" + (f" - {marks.text}" if marks else "")
     c = Canvas(text_width + 2 * MARGIN, height, title)
-    symbol = symbol_of(n)
+    symbol = symbol_of(n, puzzle.meta)
     givens = puzzle.data
     # candidates are drawn for every open cell up to 16x16; above, only for the step's cells
     show_all = n <= 16

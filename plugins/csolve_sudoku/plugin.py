@@ -312,7 +312,8 @@ class Sudoku(PuzzleType):
 
     def format_grid(self, puzzle: Puzzle, solution: np.ndarray | None) -> str:
         return formats.format_grid(puzzle.data if solution is None else solution,
-                                   puzzle.meta["n"], box_of_puzzle(puzzle))
+                                   puzzle.meta["n"], box_of_puzzle(puzzle),
+                                   formats.own_symbols(puzzle.meta))
 
     def to_svg(self, puzzle: Puzzle, solution: np.ndarray | None, step=None, *,
                candidates=None, placed=None) -> str:
@@ -336,7 +337,8 @@ class Sudoku(PuzzleType):
     def render(self, puzzle: Puzzle, solution: np.ndarray | None):
         from .render import render_grid
 
-        return render_grid(puzzle.data, solution, puzzle.meta["n"], box_of_puzzle(puzzle))
+        return render_grid(puzzle.data, solution, puzzle.meta["n"], box_of_puzzle(puzzle),
+                           formats.own_symbols(puzzle.meta))
 
     def is_complete(self, puzzle: Puzzle) -> bool:
         return bool((puzzle.data > 0).all())
@@ -358,7 +360,7 @@ class Sudoku(PuzzleType):
     def value_name(self, puzzle: Puzzle, value: int) -> str:
         # the symbol the puzzle is written in (16x16: C for 12); numbers as numbers
         alphabet = puzzle.meta.get("alphabet")
-        if puzzle.meta.get("format") == "line" and alphabet is not None:
+        if alphabet is not None:
             return alphabet.symbols[value - 1]
         return str(value)
 

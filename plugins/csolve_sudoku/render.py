@@ -10,10 +10,12 @@ from .grid import Box, check_box
 
 
 def render_grid(givens: np.ndarray, grid: np.ndarray | None, n: int,
-                box: Box | None = None) -> Text:
-    """Boxes of ``box`` (rows, columns; default: the size's own) ruled with heavy lines."""
+                box: Box | None = None, symbols: str | None = None) -> Text:
+    """Boxes of ``box`` (rows, columns; default: the size's own) ruled with heavy lines;
+    ``symbols``: one character per value, the puzzle's own (``formats.own_symbols``)."""
     br, bc = check_box(n, box)
-    width = 1 if n <= len(DIGITS_FIRST) else len(str(n))
+    symbols = symbols or DIGITS_FIRST
+    width = 1 if n <= len(symbols) else len(str(n))
     shown = grid if grid is not None else givens
     cell_w = width + 2
 
@@ -28,7 +30,7 @@ def render_grid(givens: np.ndarray, grid: np.ndarray | None, n: int,
         for c in range(n):
             v = int(shown[r * n + c])
             sym = ("." if v == 0 else
-                   (DIGITS_FIRST[v - 1] if width == 1 else str(v))).rjust(width)
+                   (symbols[v - 1] if width == 1 else str(v))).rjust(width)
             style = "bold" if givens[r * n + c] else ("cyan" if v else "dim")
             out.append(f" {sym} ", style=style)
             if (c + 1) % bc == 0:
