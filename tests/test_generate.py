@@ -332,3 +332,34 @@ def test_every_refusal_comes_before_the_seed_line(args, message):
     code, out, err = run_cli("generate", *args)
     assert code == 2 and not out
     assert err.count("\n") == 1 and err.startswith("csolve: error: ") and message in err
+
+
+def test_serial_backend_makes_one_puzzle_at_a_time(sudoku):
+    """``--backend serial --workers 2`` makes the same puzzles as threads do, never two at
+    once, and the command line says the workers change nothing."""
+    import threading
+
+    from csolve.backends import get_backend
+    from csolve.search import new_ctrl
+
+    events: list[tuple[str, int]] = []
+    lock = threading.Lock()
+
+    def make(seed, ctrl):
+        with lock:
+            events.append(("start", seed))
+        with lock:
+            events.append(("end", seed))
+        return seed * 2
+
+    out = list(get_backend("serial").map_ordered(make, list(range(8)), 4, new_ctrl()))
+    assert out == [2 * s for s in range(8)]
+    assert events == [(e, s) for s in range(8) for e in ("start", "end")]
+    code, serial, err = run_cli("generate", "sudoku", "--count", "2", "--seed", "7",
+                                "--backend", "serial", "--workers", "2")
+    assert code == 0 and "--workers 2 changes nothing" in err
+    code, threads, _ = run_cli("generate", "sudoku", "--count", "2", "--seed", "7",
+                               "--workers", "2")
+    assert code == 0 and serial == threads
+    for p in sudoku.parse(serial, "<generated>"):
+        assert count_solutions(sudoku.model(p), 3) == 1

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -18,6 +20,15 @@ class SerialBackend(Backend):
     name = "serial"
     description = "One worker, depth-first on one stack: the reference (Norvig's search)"
     origin = "Chiu, Nasiri & Rashid 2012, §3.2 (serial solver)"
+
+    def map_ordered(self, fn: Callable[[Any, np.ndarray], Any], items: Sequence[Any],
+                    workers: int, ctrl: np.ndarray, options: dict | None = None
+                    ) -> Iterator[Any]:
+        """One item at a time, whatever ``workers`` says: the reference does one thing at
+        a time, in generating too."""
+        from csolve.generate import generate_in_order
+
+        return generate_in_order(fn, items, 1, ctrl)
 
     def solve(self, job: SearchJob) -> SearchOutcome:
         state = job_state(job)

@@ -109,9 +109,13 @@ def generate(
     n_workers = workers or cores()
     mapper = None
     if backend is not None:  # puzzles made by that backend's workers (e.g. a Ray cluster)
-        from csolve.cli.solve import parse_backend_options
+        from csolve.backends import get_backend
+        from csolve.cli.solve import parse_backend_options, warn
 
         mapper = backend_mapper(backend, parse_backend_options(option or []))
+        if workers and workers > 1 and not get_backend(backend).parallel:
+            warn(f"backend {backend} makes one puzzle at a time; --workers {workers} "
+                 "changes nothing (see list-backends)")
     elif option:
         raise OptionError("--option goes with --backend (the backend whose option it is)")
     if seed is None:
