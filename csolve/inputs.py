@@ -33,6 +33,18 @@ def is_number(token: str) -> bool:
     return _NUMBER.fullmatch(token) is not None
 
 
+#: digits past which a number is read as 10**18: larger than any value or sum a puzzle takes,
+#: and Python refuses to convert numbers of thousands of digits
+LONGEST_NUMBER = 18
+
+
+def number_value(token: str) -> int:
+    """The value of a token :func:`is_number` accepts, capped at 10**18 so that a slip of a
+    5,000-digit number is "out of range" like any other, not a conversion error."""
+    digits = token.lstrip("0")
+    return int(digits or "0") if len(digits) <= LONGEST_NUMBER else 10 ** LONGEST_NUMBER
+
+
 def is_signed_number(token: str) -> bool:
     """True for ASCII digits with an optional sign: a number a reader should name when it
     refuses it (say, a negative one), rather than read its digits alone."""
@@ -92,11 +104,9 @@ def generated_text(text: str, source: str, kind: str, own_json: bool,
             return None
         raise
     if not isinstance(record, dict) or not isinstance(record.get("text"), str):
-        if own_json:
+        if own_json and not (isinstance(record, dict) and "text" in record):
             return None
-        raise PuzzleInputError(source, first + 1, None,
-                               f"{kind} reads JSON only as csolve generate --output json "
-                               "writes it: one object per line, the puzzle under 'text'")
+        raise PuzzleInputError(source, first + 1, None, _not_a_record(record, kind))
     out = []
     for no, line in enumerate(lines, 1):
         if not line.strip() or line.lstrip().startswith(comment):
@@ -104,9 +114,7 @@ def generated_text(text: str, source: str, kind: str, own_json: bool,
             continue
         record = load_json(line, source, no)
         if not isinstance(record, dict) or not isinstance(record.get("text"), str):
-            raise PuzzleInputError(source, no, None,
-                                   "a record of csolve generate --output json needs its "
-                                   "'text' field, as the records before it have")
+            raise PuzzleInputError(source, no, None, _not_a_record(record, kind, later=True))
         puzzle = record["text"]
         if len(puzzle.splitlines()) != 1 or not puzzle.strip() or puzzle.lstrip().startswith(
                 comment):
@@ -114,3 +122,21 @@ def generated_text(text: str, source: str, kind: str, own_json: bool,
                                    "a record's 'text' holds one puzzle on one line")
         out.append(puzzle)
     return "\n".join(out)
+
+
+def _not_a_record(record: Any, kind: str, later: bool = False) -> str:
+    """Why ``record`` is not one of generate's records, in words."""
+    if isinstance(record, dict) and "text" in record:
+        held = type(record["text"]).__name__
+        return (f"'text' holds a JSON {_JSON_NAMES.get(held, held)}, not the puzzle's line "
+                "(a string)")
+    if later:
+        return ("a record of csolve generate --output json needs its 'text' field, as the "
+                "records before it have")
+    return (f"{kind} reads JSON only as csolve generate --output json writes it: one object "
+            "per line, the puzzle under 'text'")
+
+
+#: JSON's names for the Python types ``json.loads`` gives
+_JSON_NAMES = {"int": "number", "float": "number", "bool": "boolean", "NoneType": "null",
+               "list": "array", "dict": "object"}

@@ -273,7 +273,7 @@ def parse_line(source: str, no: int, line: str) -> Grid:
     for i, ch in enumerate(cells):
         if ch in ".0":
             continue
-        if not ch.isdigit() or int(ch) > n:
+        if ch not in "123456789" or int(ch) > n:
             where(f"{ch!r} is not a value 1..{n} or a blank '.'", i + 1)
         givens[i] = int(ch)
     less = []

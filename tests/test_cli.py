@@ -404,6 +404,8 @@ def test_bench_of_a_puzzle_without_a_solution_agrees_and_a_bad_report_path_is_sa
                          "serial", "--json", str(tmp_path))
     assert code == 2 and not out
     assert err == f"csolve: error: --json {tmp_path}: cannot write it (Is a directory)\n"
+    code, out, err = run(capsys, "bench", "sudoku", str(f), "--json", "")
+    assert code == 2 and not out and err == "csolve: error: --json needs a file name\n"
 
 
 def test_bench_options_go_to_the_backends_that_read_them(capsys, tmp_path):

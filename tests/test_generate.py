@@ -274,6 +274,13 @@ def test_json_that_generate_did_not_write_is_one_line_error(tmp_path):
     f.write_text('{"text": "' + "." * 81 + '"}\n{"puzzle": 2}\n')
     code, out, err = run_cli("solve", "sudoku", str(f))
     assert code == 2 and f"{f}:2: a record of csolve generate" in err
+    for kind in ("sudoku", "kakuro"):  # with or without a JSON form of its own
+        for value, name in (("5", "number"), ("null", "null"), ("[1]", "array")):
+            f.write_text('{"text": ' + value + '}\n')
+            code, out, err = run_cli("solve", kind, str(f))
+            assert code == 2 and not out
+            assert err == (f"csolve: error: {f}:1: 'text' holds a JSON {name}, not the "
+                           "puzzle's line (a string)\n")
 
 
 @pytest.mark.parametrize("args, message", [

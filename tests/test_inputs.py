@@ -90,6 +90,32 @@ def test_other_scripts_digits_are_refused_by_every_reader(capsys, tmp_path, digi
     assert "p.txt:1:" in one_line_error(*run(capsys, "solve", "kakuro", kakuro)[::2])
     str8ts = write(tmp_path, f"{digit} . . .\n. . . .\n. . . .\n. . . .\n")
     assert "p.txt:1:1:" in one_line_error(*run(capsys, "solve", "str8ts", str8ts)[::2])
+    cages = "ABCD/AAEF/GHHI/JKLI A=7 B=3 C=1 D=4 E=2 F=3 G=3 H=5 I=3 J=4 K=2 L=3"
+    for text in (cages.replace("B=3", f"B={digit}"), cages + f" givens={digit}" + "." * 15):
+        killer = write(tmp_path, text + "\n")
+        assert "p.txt:1" in one_line_error(*run(capsys, "solve", "killer", killer)[::2])
+    err = one_line_error(*run(capsys, "solve", "sudoku", str(PUZZLES / "sudoku" / "6x6.txt"),
+                              "--box", f"{digit}x3")[::2])
+    assert "a box shape is RxC" in err
+
+
+def test_a_number_of_thousands_of_digits_is_out_of_range(capsys, tmp_path):
+    """Python will not convert it; each reader names where it is, as for any number out of
+    range, and says it short."""
+    huge = "9" * 5000
+    numbers = write(tmp_path, " ".join(["0"] * 40 + [huge] + ["0"] * 40) + "\n")
+    err = one_line_error(*run(capsys, "solve", "sudoku", numbers)[::2])
+    assert "p.txt:1:81: value 999" in err and "out of range 0..9" in err and len(err) < 300
+    kakuro = write(tmp_path, f"#  {huge}\\  3\\\n\\4 . .\n\\3 . .\n")
+    err = one_line_error(*run(capsys, "solve", "kakuro", kakuro)[::2])
+    assert "p.txt:1:" in err and "not a number 1..45" in err and len(err) < 300
+    killer = write(tmp_path, f"ABCD/AAEF/GHHI/JKLI A={huge} B=3 C=1 D=4 E=2 F=3 G=3 H=5 I=3 "
+                             "J=4 K=2 L=3\n")
+    err = one_line_error(*run(capsys, "solve", "killer", killer)[::2])
+    assert "p.txt:1:" in err and "of cage 'A' is not a number 1..45" in err and len(err) < 300
+    err = one_line_error(*run(capsys, "solve", "sudoku", str(PUZZLES / "sudoku" / "6x6.txt"),
+                              "--box", f"{huge}x3")[::2])
+    assert "a box shape is RxC" in err and len(err) < 300
 
 
 def test_a_byte_order_mark_is_skipped(capsys, tmp_path):

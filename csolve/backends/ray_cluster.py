@@ -85,7 +85,7 @@ def _reachable(address: str, seconds: float = 5.0) -> None:
     import socket
 
     host, sep, port = address.removeprefix("ray://").rpartition(":")
-    if not sep or not port.isdigit():
+    if not sep or not (port.isascii() and port.isdigit()):
         return  # "auto", or a form Ray resolves itself
     with socket.create_connection((host, int(port)), timeout=seconds):
         pass

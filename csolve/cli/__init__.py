@@ -30,7 +30,7 @@ def _click_exception_modules() -> list:
 def main() -> None:
     """Entry point: run the app, turning known errors into one line and an exit code."""
     from csolve.cli.heap import keep_freed_memory
-    from csolve.errors import CsolveError, ExitCode
+    from csolve.errors import CsolveError, ExitCode, clip_words
     from csolve.kernels import diskcache
 
     keep_freed_memory()
@@ -44,7 +44,7 @@ def main() -> None:
             _reader_gone()
         raise
     except CsolveError as e:
-        sys.stderr.write(f"csolve: error: {e}\n")
+        sys.stderr.write(f"csolve: error: {clip_words(str(e))}\n")
         sys.exit(int(e.exit_code))
     except KeyboardInterrupt:
         _say_interrupted()
@@ -65,7 +65,7 @@ def main() -> None:
         for mod in _click_exception_modules():
             if isinstance(e, mod.ClickException):
                 if e.format_message().strip():  # (none after the help shown for no command)
-                    sys.stderr.write(f"csolve: error: {_one_line(e, mod)}\n")
+                    sys.stderr.write(f"csolve: error: {clip_words(_one_line(e, mod))}\n")
                 sys.exit(int(ExitCode.BAD_INPUT))
         from csolve.plugins import debug_enabled
 

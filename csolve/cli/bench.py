@@ -63,6 +63,8 @@ def bench(
     for backend in chosen:  # and each value checked by the backends that read it, before the run
         backend.check_options(backend.read_options(opts))
     report_file = None
+    if json_out is not None and not json_out.strip():
+        raise OptionError("--json needs a file name")
     if json_out:  # a path that cannot be written is said before the run, not after it
         try:
             report_file = open(json_out, "w", encoding="utf-8")  # noqa: SIM115 (written last)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from csolve.errors import PuzzleInputError
-from csolve.inputs import is_number
+from csolve.inputs import is_number, number_value
 from csolve.rowgrid import GridError, read_json_grid, tokens_with_columns
 
 BLACK, WHITE, CLUE = 0, 1, 2
@@ -52,7 +52,7 @@ class KakuroGrid:
 def _sum(text: str, row: int, col: int, what: str) -> int:
     if text == "":
         return 0
-    if not is_number(text) or not 1 <= int(text) <= MAX_SUM:
+    if not is_number(text) or not 1 <= number_value(text) <= MAX_SUM:
         raise GridError(row, col, f"{what} sum {text!r} is not a number 1..{MAX_SUM}")
     return int(text)
 

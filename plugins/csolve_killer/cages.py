@@ -25,6 +25,7 @@ import numpy as np
 from csolve_sudoku.grid import Box, check_box, default_box, parse_box
 
 from csolve.errors import PuzzleInputError, counted
+from csolve.inputs import is_number, number_value
 
 #: Killer sizes: Sudoku sizes whose digits a sum table of 1..9 covers
 SIZES = (4, 6, 8, 9)
@@ -66,7 +67,7 @@ def _digits(text: str, n: int, where) -> np.ndarray:
     for i, ch in enumerate(s):
         if ch in BLANKS:
             continue
-        if not ch.isdigit() or not 1 <= int(ch) <= n:
+        if not is_number(ch) or not 1 <= int(ch) <= n:
             where(None, f"given {ch!r} is not a digit 1..{n} or a blank '.'")
         out[i] = int(ch)
     return out
@@ -122,7 +123,7 @@ def _sum_tokens(tokens: list[tuple[str, int]], where) -> tuple[dict[str, int], d
             continue
         if len(key) != 1 or key not in LABELS:
             where(col, f"a cage label is one letter or digit, found {key!r}")
-        if not value.isdigit() or not 1 <= int(value) <= MAX_SUM:
+        if not is_number(value) or not 1 <= number_value(value) <= MAX_SUM:
             where(col, f"sum {value!r} of cage {key!r} is not a number 1..{MAX_SUM}")
         if key in sums:
             where(col, f"cage {key!r} has two sums")
@@ -241,7 +242,7 @@ def parse_json(source: str, no: int, line: str) -> KillerGrid:
                         f"expected {n}")
         for c in range(n):
             if srow[c] != "-":
-                if not srow[c].isdigit() or not 1 <= int(srow[c]) <= MAX_SUM:
+                if not is_number(srow[c]) or not 1 <= number_value(srow[c]) <= MAX_SUM:
                     where(None, f"sum {srow[c]!r} at r{r + 1}c{c + 1} is not a number "
                                 f"1..{MAX_SUM}")
                 sum_at[r * n + c] = int(srow[c])

@@ -28,7 +28,7 @@ from math import isqrt
 import numpy as np
 
 from csolve.errors import PuzzleInputError, counted
-from csolve.inputs import is_number, is_signed_number
+from csolve.inputs import is_number, is_signed_number, number_value
 
 from .grid import SIZES, VALUE, Box, check_box
 
@@ -131,7 +131,7 @@ def _number_tokens(line: str) -> list[tuple[int, str]] | None:
     cleaned = "".join(" " if ch in IGNORED and ch != "-" else ch for ch in line)
     toks = [(m.start() + 1, m.group()) for m in re.finditer(r"\S+", cleaned)
             if m.group().strip("-")]  # a lone '-' is a ruling; '-3' is no number here
-    if toks and all(tok == "." or tok.isdigit() for _, tok in toks):
+    if toks and all(tok == "." or is_number(tok) for _, tok in toks):
         return toks
     return None
 
@@ -271,7 +271,8 @@ def _parse_numbers(source: str, text: str) -> list[tuple[int, np.ndarray, dict]]
     for block in blocks(text):
         first_tokens = block[0][1].split()
         n_line = _size_of_cells(len(first_tokens))
-        biggest = max((int(t) for _, ln in block for t in ln.split() if is_number(t)), default=0)
+        biggest = max((number_value(t) for _, ln in block for t in ln.split() if is_number(t)),
+                      default=0)
         width = len(first_tokens)
         square = len(block) == width and all(len(ln.split()) == width for _, ln in block)
         if n_line is not None and biggest <= n_line and not (square and width in SIZES):
@@ -280,7 +281,7 @@ def _parse_numbers(source: str, text: str) -> list[tuple[int, np.ndarray, dict]]
         else:
             groups = [block]
         for group in groups:
-            values: list[tuple[int, int, int]] = []  # (value, line, column)
+            values: list[tuple[int, int, int, str]] = []  # (value, line, column, token)
             for no, line in group:
                 col = 1
                 for tok in line.split():
@@ -290,7 +291,7 @@ def _parse_numbers(source: str, text: str) -> list[tuple[int, np.ndarray, dict]]
                             f"negative number {tok}: values are 0 (blank) to n"
                             if tok.startswith("-") and is_signed_number(tok)
                             else f"expected a number (digits 0-9), found {tok!r}"))
-                    values.append((int(tok), no, col))
+                    values.append((number_value(tok), no, col, tok))
                     col += len(tok)
             n = _size_of_cells(len(values))
             if n is None:
@@ -298,11 +299,11 @@ def _parse_numbers(source: str, text: str) -> list[tuple[int, np.ndarray, dict]]
                                        f"found {len(values)} numbers; a puzzle needs n² of "
                                        f"them for n in {', '.join(map(str, SIZES[:4]))}, ... "
                                        f"{SIZES[-1]}")
-            for v, no, col in values:
+            for v, no, col, tok in values:
                 if v > n:
                     raise PuzzleInputError(source, no, col,
-                                           f"value {v} is out of range 0..{n}")
-            grid = np.array([v for v, _, _ in values], dtype=VALUE)
+                                           f"value {tok} is out of range 0..{n}")
+            grid = np.array([v for v, _, _, _ in values], dtype=VALUE)
             out.append((group[0][0], grid, {"n": n, "format": "numbers", "alphabet": None}))
     return out
 

@@ -13,6 +13,8 @@ from math import isqrt
 
 import numpy as np
 
+from csolve.inputs import is_number
+
 Box = tuple[int, int]  # (rows, columns) of one box
 
 MAX_SIZE = 64  # a candidate set is one uint64
@@ -54,7 +56,8 @@ def check_box(n: int, box: Box | None) -> Box:
 def parse_box(text: str) -> Box:
     """``"RxC"`` (``2x3``: boxes of 2 rows and 3 columns) as a shape."""
     r, sep, c = text.lower().partition("x")
-    if not sep or not r.strip().isdigit() or not c.strip().isdigit():
+    if not sep or not is_number(r.strip()) or not is_number(c.strip()) or \
+            max(len(r.strip()), len(c.strip())) > 6:  # no box is a million cells a side
         raise ValueError(f"a box shape is RxC (rows x columns, e.g. 2x3), got {text!r}")
     return int(r), int(c)
 
