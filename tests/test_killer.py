@@ -183,6 +183,39 @@ def test_render_shows_the_cage_sums(killer):
     assert len(text.splitlines()) == 3 * 4 + 1
 
 
+def test_render_joins_each_wall_where_it_meets_another(killer):
+    """Every junction is drawn with exactly the arms its walls have: the corners as corners,
+    a cage wall ending at a box wall as a T, no line that leads nowhere."""
+    from rich.console import Console
+
+    from csolve_killer.render import HEAVY, LIGHT, NONE, junctions
+
+    weight = {" ": NONE, "─": LIGHT, "│": LIGHT, "━": HEAVY, "┃": HEAVY}
+    arms_of = {ch: arms for arms, ch in junctions().items()}
+    assert len(arms_of) == 81  # every combination of four arms, none twice
+    for line in SMALL.read_text().splitlines():
+        if not line or line.startswith("#"):
+            continue
+        (p,) = killer.parse(line + "\n", "<s>")
+        console = Console(width=200, record=True, color_system=None)
+        console.print(killer.render(p, None))
+        rows = console.export_text().splitlines()
+        width = max(len(r) for r in rows)
+        rows = [r.ljust(width) for r in rows]
+
+        def at(y: int, x: int) -> str:
+            return rows[y][x] if 0 <= y < len(rows) and 0 <= x < width else " "
+
+        for y in range(0, len(rows), 3):  # the rules
+            for x in range(0, width, 5):  # the walls' columns
+                up, right, down, left = arms_of[rows[y][x]]
+                assert up == weight.get(at(y - 1, x), NONE)
+                assert down == weight.get(at(y + 1, x), NONE)
+                assert left == weight.get(at(y, x - 1), NONE)
+                assert right == weight.get(at(y, x + 1), NONE)
+        assert rows[0][0] == "┏" and rows[-1][-1] == "┛"
+
+
 def test_validate_command_checks_the_solutions_a_json_file_carries(capsys):
     path = shared_file("killer", "janko-killer.jsonl")
     code, out, err = run(capsys, "validate", "killer", str(path))
