@@ -118,6 +118,26 @@ def test_a_number_of_thousands_of_digits_is_out_of_range(capsys, tmp_path):
     assert "a box shape is RxC" in err and len(err) < 300
 
 
+@pytest.mark.parametrize("args, words", [
+    (("generate", "sudoku", "--size", "4", "--seed", "9" * 5000), "is out of range (at least 0)"),
+    (("solve", "sudoku", "P", "--workers", "9" * 5000), "is out of range (0 to 1024)"),
+    (("solve", "sudoku", "P", "--workers", "٢"), "'٢' is not a whole number (digits 0-9)"),
+    (("bench", "sudoku", "P", "--workers", "٢"), "--workers wants counts"),
+    (("bench", "sudoku", "P", "--workers", "1,,2"), "--workers wants counts"),
+    (("bench", "sudoku", "P", "--repeat", "9" * 5000), "is out of range (at least 1)"),
+    (("solve", "sudoku", "P", "--backend", "static-partition", "-O", "k=٣"),
+     "option k wants a whole number >= 1, got '٣'"),
+    (("solve", "sudoku", "P", "--backend", "static-partition", "-O", "k=" + "9" * 5000),
+     "option k wants a whole number >= 1"),
+])
+def test_option_numbers_are_ascii_and_any_length_is_one_line(capsys, args, words):
+    """Python's ``int`` reads other scripts' digits and refuses numbers of thousands of digits
+    with a message of its own; options say what they take, in a short line, as files do."""
+    args = tuple(str(PUZZLES / "sudoku" / "4x4.txt") if a == "P" else a for a in args)
+    err = one_line_error(*run(capsys, *args)[::2])
+    assert words in err and len(err) < 400
+
+
 def test_a_byte_order_mark_is_skipped(capsys, tmp_path):
     text = (PUZZLES / "sudoku" / "4x4.txt").read_text()
     bom = write(tmp_path, b"\xef\xbb\xbf" + text.encode())

@@ -186,9 +186,8 @@ def test_render_shows_the_cage_sums(killer):
 def test_render_joins_each_wall_where_it_meets_another(killer):
     """Every junction is drawn with exactly the arms its walls have: the corners as corners,
     a cage wall ending at a box wall as a T, no line that leads nowhere."""
-    from rich.console import Console
-
     from csolve_killer.render import HEAVY, LIGHT, NONE, junctions
+    from rich.console import Console
 
     weight = {" ": NONE, "─": LIGHT, "│": LIGHT, "━": HEAVY, "┃": HEAVY}
     arms_of = {ch: arms for arms, ch in junctions().items()}
@@ -201,19 +200,17 @@ def test_render_joins_each_wall_where_it_meets_another(killer):
         console.print(killer.render(p, None))
         rows = console.export_text().splitlines()
         width = max(len(r) for r in rows)
-        rows = [r.ljust(width) for r in rows]
+        rows = [r.ljust(width) for r in rows] + [" " * width]  # a blank row below, and
+        rows = [r + " " for r in rows]  # a blank column right: rows[-1] is above the top
 
-        def at(y: int, x: int) -> str:
-            return rows[y][x] if 0 <= y < len(rows) and 0 <= x < width else " "
-
-        for y in range(0, len(rows), 3):  # the rules
+        for y in range(0, len(rows) - 1, 3):  # the rules
             for x in range(0, width, 5):  # the walls' columns
                 up, right, down, left = arms_of[rows[y][x]]
-                assert up == weight.get(at(y - 1, x), NONE)
-                assert down == weight.get(at(y + 1, x), NONE)
-                assert left == weight.get(at(y, x - 1), NONE)
-                assert right == weight.get(at(y, x + 1), NONE)
-        assert rows[0][0] == "┏" and rows[-1][-1] == "┛"
+                assert up == weight.get(rows[y - 1][x], NONE)
+                assert down == weight.get(rows[y + 1][x], NONE)
+                assert left == weight.get(rows[y][x - 1], NONE)
+                assert right == weight.get(rows[y][x + 1], NONE)
+        assert rows[0][0] == "┏" and rows[-2][-2] == "┛"
 
 
 def test_validate_command_checks_the_solutions_a_json_file_carries(capsys):

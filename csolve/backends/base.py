@@ -129,6 +129,8 @@ def number(kind: type, low: float, above: bool = False) -> type:
             if isinstance(value, bool) or (kind is int and isinstance(value, float)
                                            and not value.is_integer()):
                 raise ValueError(value)  # True is not 1, nor 1.9 a whole number
+            if isinstance(value, str) and not value.isascii():
+                raise ValueError(value)  # Python reads '٣' as 3; csolve reads digits 0-9
             out = kind(value)
             if not math.isfinite(out) or out < low or (above and out == low):
                 raise ValueError(value)

@@ -42,14 +42,14 @@ def bench(
     from csolve.cli.solve import parse_backend_options
     from csolve.defaults import MAX_WORKERS, cores
     from csolve.errors import OptionError, counted
+    from csolve.inputs import is_number
 
     names = (sorted(all_backends()) if backends == "all"
              else [b.strip() for b in backends.split(",")])
     chosen = [get_backend(b) for b in names]  # an unknown or uninstalled one said as solve says
-    try:
-        counts = [int(x) for x in workers.split(",") if x.strip()]
-    except ValueError:
-        counts = []
+    words = [x.strip() for x in workers.split(",")]
+    counts = ([int(x) for x in words] if all(is_number(x) and len(x) <= 6 for x in words)
+              else [])
     if not counts or any(not 0 <= w <= MAX_WORKERS for w in counts):
         raise OptionError(f"--workers wants counts from 0 (one per core) to {MAX_WORKERS} "
                           f"like 1,2,4, got {workers!r}")
