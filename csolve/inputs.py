@@ -77,11 +77,25 @@ def load_json(text: str, source: str, line: int | None,
         raise PuzzleInputError(source, line, None,
                                f"JSON nested {depth} levels deep; at most {max_depth} are read")
     try:
-        return json.loads(text)
+        return json.loads(text, parse_int=_json_int)
     except json.JSONDecodeError as e:
         raise PuzzleInputError(source, line, e.colno, f"bad JSON: {e.msg}") from None
     except (RecursionError, ValueError) as e:  # e.g. an integer of too many digits
         raise PuzzleInputError(source, line, None, f"bad JSON: {e}") from None
+
+
+def _json_int(text: str) -> int:
+    """A JSON integer, capped as :func:`number_value` caps a token (a 5,000-digit one is out
+    of range where it is read, not a conversion error)."""
+    negative = text.startswith("-")
+    value = number_value(text.lstrip("-"))
+    return -value if negative else value
+
+
+#: the fields of a ``csolve generate --output json`` record: a record with others, for a type
+#: with a JSON form of its own, is that type's JSON
+GENERATED_FIELDS = frozenset({"puzzle", "seed", "size", "clues", "text", "givens", "solution",
+                              "difficulty", "tries"})
 
 
 def generated_text(text: str, source: str, kind: str, own_json: bool,
@@ -103,9 +117,10 @@ def generated_text(text: str, source: str, kind: str, own_json: bool,
         if own_json:  # the type's own reader says what is wrong, in its words
             return None
         raise
+    if own_json and not (isinstance(record, dict) and "text" in record
+                         and set(record) <= GENERATED_FIELDS):
+        return None  # the type's own JSON (a janko.at record may carry a "text" note too)
     if not isinstance(record, dict) or not isinstance(record.get("text"), str):
-        if own_json and not (isinstance(record, dict) and "text" in record):
-            return None
         raise PuzzleInputError(source, first + 1, None, _not_a_record(record, kind))
     out = []
     for no, line in enumerate(lines, 1):

@@ -250,6 +250,15 @@ def test_generated_json_reads_back_in_solve(tmp_path, kind, size):
     assert gen.returncode == 0, gen.stderr
     records = [json.loads(line) for line in gen.stdout.splitlines()]
     assert all(r["clues"] >= 0 for r in records)  # each type counts its givens
+    # the fields that tell generate's records from a type's own JSON
+    from csolve.inputs import GENERATED_FIELDS
+
+    assert all(set(r) <= GENERATED_FIELDS for r in records)
+    if kind == "sudoku" and size == 9:  # and the fields --difficulty adds
+        graded = _cli("generate", "sudoku", "--size", "4", "--count", "1", "--seed", "4",
+                      "--difficulty", "easy", "--output", "json")
+        assert graded.returncode == 0, graded.stderr
+        assert {"difficulty", "tries"} <= set(json.loads(graded.stdout)) <= GENERATED_FIELDS
     f = tmp_path / "gen.jsonl"
     f.write_text(gen.stdout)
     solved = _cli("solve", kind, str(f), "--output", "json")

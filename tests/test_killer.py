@@ -16,6 +16,10 @@ from .helpers import PUZZLES, shared_file
 from .test_cli import run, write
 
 SMALL = PUZZLES / "killer" / "small.txt"
+#: a janko.at record: the problem's sums then its cage labels, and the solution
+JANKO_4 = ('{"id": "1_4x4", "problem": "4 4\\n9 - 8 3\\n- 7 - -\\n4 - - 9\\n- - - -\\n'
+           '2 2 4 1\\n2 3 4 1\\n6 3 4 5\\n6 3 5 5", "solution": "4 4\\n2 3 4 1\\n4 1 3 2\\n'
+           '3 2 1 4\\n1 4 2 3"}\n')
 BLOCKS = PUZZLES / "killer" / "blocks.txt"
 #: a 4x4 with several solutions: each cage is a pair {1,2} or {3,4}
 OPEN_4 = "AABB/CCDD/EEFF/GGHH A=3 B=7 C=7 D=3 E=3 F=7 G=7 H=3"
@@ -144,7 +148,17 @@ def test_a_wrong_solution_is_refused(killer):
     ("AABB/CCDD/EEFF/GGHH A=3 B=7 C=7 D=3 E=3 F=7 G=7 H=3 givens=12\n", "f.txt:1",
      "givens hold 2 symbols"),
     ("{\"problem\": \"4 4\\n1 2\"}\n", "f.txt:1", "'problem'"),
-    ("{bad json\n", "f.txt:1:2", "not valid JSON"),
+    ("{bad json\n", "f.txt:1:2", "bad JSON"),
+    ('{"problem": "4 4", "x": ' + "[" * 40 + "]" * 40 + "}\n", "f.txt:1",
+     "JSON nested 41 levels deep; at most 32 are read"),
+    ('{"problem": "٤ ٤"}\n', "f.txt:1", "'problem' must start with a line 'rows cols' (digits"),
+    ('{"problem": "4 5"}\n', "f.txt:1", "'problem' is 4x5; a Killer grid is square"),
+    ('{"problem": "4 4", "x": ' + "9" * 5000 + "}\n", "f.txt:1",
+     "'problem' must hold a 'rows cols' line"),
+    (JANKO_4.replace('"solution": "4 4', '"solution": "6 6'), "f.txt:1",
+     "'solution' is for another size than the 4x4 'problem'"),
+    (JANKO_4.replace("2 1 4\\n1 4 2 3", "2 1 4\\n1 4 2 ٣"), "f.txt:1",
+     "'solution': value '٣' is not a digit 1..4"),
     ("AABB\nCCDD\nEEFF\n", "f.txt:3", "no LABEL=SUM line"),
 ])
 def test_bad_input_is_one_line_with_exit_2(tmp_path, capsys, text, where, what):
@@ -249,3 +263,15 @@ def test_cages_are_explained_and_graded_by_their_sums():
         assert rating.guesses == 0 and rating.level in ("easy", "medium"), p.where
     steps = csolve.explain("killer", puzzles[0])
     assert any(s.text.startswith("cage ") and "combinations" in s.text for s in steps)
+
+
+def test_a_janko_record_with_a_text_field_is_still_killer_json(tmp_path, capsys, killer):
+    """Only a record of generate's own fields is read as generate's; a janko.at record that
+    carries a "text" note is the type's JSON, solved and checked against its solution."""
+    path = write(tmp_path, JANKO_4.replace('{"id"', '{"text": "a note", "id"'), "j.jsonl")
+    code, out, err = run(capsys, "solve", "killer", path, "--output", "json")
+    assert code == 0, err
+    (p,) = killer.parse(JANKO_4, "<j>")
+    solution = np.array(json.loads(out)["solution"]).ravel()
+    assert killer.validate(p, solution) == []
+    assert (solution == p.data.solution).all()

@@ -25,7 +25,7 @@ import numpy as np
 from csolve_sudoku.grid import Box, check_box, default_box, parse_box
 
 from csolve.errors import PuzzleInputError, counted
-from csolve.inputs import is_number, number_value
+from csolve.inputs import is_number, load_json, number_value
 
 #: Killer sizes: Sudoku sizes whose digits a sum table of 1..9 covers
 SIZES = (4, 6, 8, 9)
@@ -214,23 +214,27 @@ def parse_block(source: str, block: list[tuple[int, str]]) -> KillerGrid:
     return _finish(n, labels, sums, {}, options, lambda col, msg: where(col, msg, block[0][0]))
 
 
+def _size_line(tokens: list[str], field: str, where) -> int:
+    """n of a janko.at ``rows cols`` line (``9 9``), which must be square."""
+    if len(tokens) != 2 or not all(is_number(t) and len(t) <= 3 for t in tokens):
+        where(None, f"'{field}' must start with a line 'rows cols' (digits 0-9)")
+    rows, cols = int(tokens[0]), int(tokens[1])
+    if rows != cols:
+        where(None, f"'{field}' is {rows}x{cols}; a Killer grid is square")
+    return rows
+
+
 def parse_json(source: str, no: int, line: str) -> KillerGrid:
     """One JSON object with a janko.at ``problem``."""
     def where(col, msg):
         raise PuzzleInputError(source, no, col, msg)
 
-    try:
-        obj = json.loads(line)
-    except json.JSONDecodeError as e:
-        where(e.colno, f"not valid JSON: {e.msg}")
+    obj = load_json(line, source, no)  # depth, size and number limits, as every reader
     if not isinstance(obj, dict) or not isinstance(obj.get("problem"), str):
         where(None, "a Killer JSON line is an object with a 'problem' text field")
     plines = [ln.split() for ln in obj["problem"].strip().split("\n")]
-    try:
-        rows, cols = int(plines[0][0]), int(plines[0][1])
-    except (IndexError, ValueError):
-        where(None, "'problem' must start with a line 'rows cols'")
-    if rows != cols or len(plines) != 1 + 2 * rows:
+    rows = _size_line(plines[0], "problem", where)
+    if len(plines) != 1 + 2 * rows:
         where(None, f"'problem' must hold a 'rows cols' line and 2x{rows} rows of a square grid")
     n = rows
     sum_at: dict[int, int] = {}
@@ -259,8 +263,14 @@ def parse_json(source: str, no: int, line: str) -> KillerGrid:
     options = {k: str(obj[k]) for k in ("givens", "box") if k in obj}
     g = _finish(n, labels, sums, anchors, options, where)
     if isinstance(obj.get("solution"), str):
-        sl = obj["solution"].strip().split("\n")[1:]
-        g.solution = _digits(" ".join(sl), n, where)
+        sl = obj["solution"].strip().split("\n")
+        if _size_line(sl[0].split(), "solution", where) != n:
+            where(None, f"'solution' is for another size than the {n}x{n} 'problem'")
+
+        def in_solution(col, msg):
+            where(col, f"'solution': {msg.replace('given', 'value')}")
+
+        g.solution = _digits(" ".join(sl[1:]), n, in_solution)
     g.extra = {k: obj[k] for k in ("id", "source") if k in obj}
     return g
 
