@@ -59,6 +59,7 @@ def read(kind: str | PuzzleType, puzzles: Any, format: str | None = None,
     from csolve.puzzle import Puzzle, PuzzleBatch
 
     ptype = puzzle_type(kind)
+    _check_text(format=format, box=box)
     check_format(ptype, format)
     if isinstance(puzzles, bytes) or not isinstance(puzzles, str | os.PathLike | Puzzle | list
                                                     | tuple | PuzzleBatch):
@@ -292,6 +293,15 @@ def _check_timeout(timeout: float | None) -> None:
         raise OptionError(f"timeout must be 0 (none) or more seconds, got {timeout}")
 
 
+def _check_text(**values: Any) -> None:
+    """A TypeError naming the argument when text was expected (None is "not given"):
+    ``box="2x3"``, not ``box=(2, 3)``."""
+    for name, value in values.items():
+        if value is not None and not isinstance(value, str):
+            raise TypeError(f"{name} is text (like {'2x3' if name == 'box' else 'line'!r}), "
+                            f"not {type(value).__name__}")
+
+
 def _check_numbers(whole: bool = True, **values: Any) -> None:
     """A TypeError naming the argument when a number was expected (None is "not given")."""
     from numbers import Integral, Real
@@ -425,6 +435,7 @@ def generate(kind: str | PuzzleType, count: int = 1, *, size: int = 9, seed: int
     if difficulty is not None and difficulty not in LEVELS:
         raise UnknownNameError(f"unknown difficulty {difficulty!r} (known: {', '.join(LEVELS)})")
     ptype = puzzle_type(kind)
+    _check_text(box=box)
     options = GenerateOptions(size=size, symmetry=symmetry, clues=clues, rules=_names(rules),
                               box=box)
     mapper = None

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from csolve.errors import CsolveError
+from csolve.errors import CsolveError, counted
 from csolve.kernels import abi
 from csolve.model import Model
 
@@ -177,7 +177,7 @@ def random_solution(model: Model, rng: np.random.Generator, *, fixed: np.ndarray
             raise KeyboardInterrupt
         if state.found:
             return state.sols[0].copy()
-    raise GenerationError(f"no random solution found in {tries} tries")
+    raise GenerationError(f"no random solution found in {counted(tries, 'try')}")
 
 
 def reduce_clues(model: Model, solution: np.ndarray, groups: Sequence[Sequence[int]],
@@ -390,7 +390,7 @@ def generate_puzzles(ptype, options: GenerateOptions, count: int, seed: int,
             if grade is None or label == difficulty:
                 check_generated(ptype, puzzle, solution, options, ctrl)
                 return Generated(0, puzzle_seed, puzzle, solution, t + 1, label)
-        raise GenerationError(f"no {difficulty} puzzle came out in {tries} tries "
+        raise GenerationError(f"no {difficulty} puzzle came out in {counted(tries, 'try')} "
                               f"(puzzle seed {puzzle_seed}); raise --tries or pick another "
                               "difficulty")
 

@@ -31,6 +31,7 @@ TACTIC_LEVEL = {
     "locked-candidates": "medium", "naked-pair": "medium", "hidden-pair": "medium",
     "naked-triple": "hard", "hidden-triple": "hard", "naked-quad": "hard", "hidden-quad": "hard",
     "x-wing": "expert", "swordfish": "expert", "jellyfish": "expert", "xy-wing": "expert",
+    "guess": "evil",  # a puzzle that needs one is evil (see rate)
 }
 
 

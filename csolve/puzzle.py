@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from csolve.errors import UnknownNameError
+from csolve.errors import UnknownNameError, counted
 from csolve.model import Model
 
 
@@ -423,7 +423,7 @@ def shape_words(array: Any) -> str:
     """An array's shape as a validation message says it: ``16 cells``, ``a 6x6 grid``."""
     shape = np.shape(array)
     if len(shape) == 1:
-        return f"{shape[0]} cells"
+        return counted(shape[0], "cell")
     if len(shape) == 2:
         return f"a {shape[0]}x{shape[1]} grid"
     return "an array of shape " + "x".join(map(str, shape))

@@ -9,7 +9,7 @@ import pytest
 
 from csolve.grading import LEVELS, rate
 
-from .helpers import run_cli, shared_file
+from .helpers import PUZZLES, run_cli, shared_file
 
 # from puzzles/sudoku/9x9-hard.txt: needs locked candidates, no guess
 MEDIUM = "7.8...9.....6.7...5...2........9...68....35.92..1........8.4...........748.35..6."
@@ -75,6 +75,17 @@ def test_explain_json_steps_replay_to_the_validated_solution(capsys, monkeypatch
     levels = [s["level"] for s in obj["steps"]]
     assert set(levels) <= {"easy", "medium", "hard", "expert"}
     assert "medium" in levels and "hard" not in levels and "expert" not in levels
+
+
+def test_a_guess_step_is_evil_as_its_rating(capsys, monkeypatch):
+    code, out, _ = run(capsys, monkeypatch, "explain", "sudoku",
+                       str(PUZZLES / "sudoku" / "9x9-hard.txt"), "--output", "json")
+    assert code == 0
+    objs = [json.loads(line) for line in out.splitlines()]
+    guessed = [o for o in objs if o["rating"]["guesses"]]
+    assert guessed and all(o["rating"]["level"] == "evil" for o in guessed)
+    for o in guessed:
+        assert {s["level"] for s in o["steps"] if s["tactic"] == "guess"} == {"evil"}
 
 
 def test_explain_shows_guesses_on_a_hard_puzzle(capsys, monkeypatch, tmp_path, sudoku):
@@ -177,3 +188,13 @@ def test_hint_and_rate_refuse_outputs_they_cannot_write(capsys, monkeypatch, med
     code, out, err = run(capsys, monkeypatch, command, "sudoku", medium_file, "--output", style)
     assert code == 2 and out == ""
     assert err.startswith("csolve: error: ") and "'--output'" in err and len(err.splitlines()) == 1
+
+
+def test_explain_of_a_complete_grid_says_so(capsys, monkeypatch, tmp_path):
+    f = tmp_path / "done.txt"
+    f.write_text("1234341221434321\n")
+    code, out, _ = run(capsys, monkeypatch, "explain", "sudoku", str(f), "--output", "line")
+    assert code == 0 and out.splitlines() == ["no step: the puzzle is solved"]
+    f.write_text("1234341221434.21\n")  # one cell left: one step, in the singular
+    code, out, _ = run(capsys, monkeypatch, "explain", "sudoku", str(f), "--output", "pretty")
+    assert code == 0 and "solved in 1 step and 0 guesses: easy" in out

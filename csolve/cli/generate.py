@@ -10,6 +10,7 @@ import typer
 from csolve.cli.app import app, examples
 from csolve.cli.common import BoxOpt, Output
 from csolve.defaults import MAX_WORKERS
+from csolve.errors import counted
 
 
 class Symmetry(StrEnum):
@@ -141,13 +142,14 @@ def generate(
                     obj["tries"] = g.tries
                 out.print(json.dumps(obj), markup=False)
             elif output is Output.grid:
-                head = f"puzzle {g.index + 1} ({ptype.clue_count(p)} clues, seed {g.seed})"
+                clues = counted(ptype.clue_count(p), "clue")
+                head = f"puzzle {g.index + 1} ({clues}, seed {g.seed})"
                 out.print(f"{ptype.comment} {head}\n{ptype.format_grid(p, None)}\n",
                           markup=False)
             elif output is Output.svg:
                 pictures.append(ptype.to_svg(p, None))
             else:
-                out.print(f"[bold]puzzle {g.index + 1}[/] ({ptype.clue_count(p)} clues, "
+                out.print(f"[bold]puzzle {g.index + 1}[/] ({counted(ptype.clue_count(p), 'clue')}, "
                           f"seed {g.seed})")
                 out.print(ptype.render(p, None))
             advance(g.index + 1)
@@ -156,7 +158,7 @@ def generate(
 
         sys.stdout.write(stack(pictures) + "\n")
     if err.is_terminal:
-        err.print(f"{count} puzzle(s) in {time.perf_counter() - t0:.2f} s", markup=False)
+        err.print(f"{counted(count, 'puzzle')} in {time.perf_counter() - t0:.2f} s", markup=False)
 
 
 def _progress(err, total: int):

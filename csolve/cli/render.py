@@ -14,6 +14,7 @@ import typer
 
 from csolve.cli.app import app, examples
 from csolve.cli.common import BoxOpt, FileArg, FormatOpt, PuzzleArg
+from csolve.errors import counted
 
 
 class PictureOutput(StrEnum):
@@ -75,7 +76,8 @@ def pictures(ptype, pairs, output: str = "svg", notes=None) -> str:
     notes = notes or [""] * len(pairs)
     items = [(p.where, ptype.to_svg(p, s), note)
              for (p, s), note in zip(pairs, notes, strict=True)]
-    title = f"{pairs[0][0].source}: {len(pairs)} {ptype.name} puzzle(s)" if pairs else "csolve"
+    title = (f"{pairs[0][0].source}: {counted(len(pairs), ptype.name + ' puzzle')}" if pairs
+             else "csolve")
     return html_page(title, items) if output == "html" else stack(
         [svg for _, svg, _ in items], title=title)
 

@@ -21,7 +21,7 @@ from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any
 
 from csolve.cli.common import Output
-from csolve.errors import ExitCode
+from csolve.errors import ExitCode, counted
 from csolve.outcome import STATS_FIELDS, Result, ResultBlock, Status
 from csolve.puzzle import Puzzle, PuzzleType, TextLines, positions
 
@@ -223,7 +223,8 @@ class Reporter:
         p = r.puzzle
         head = f"{self.ptype.comment} {p.where} {r.status.value}"
         if self.counting:
-            head += f", {r.count}{'' if r.exact else '+'} solutions"
+            head += (f", {r.count}+ solutions" if not r.exact
+                     else f", {counted(r.count, 'solution')}")
         body = self.ptype.format_grid(p, r.solution) if not self.counting else \
             self.ptype.format_grid(p, None)
         return f"{head}\n{body}\n\n"

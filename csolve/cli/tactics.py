@@ -19,6 +19,7 @@ from csolve.cli.common import (
     load_puzzles,
 )
 from csolve.cli.render import EXPLAIN_OUTPUT_HELP, ExplainOutput
+from csolve.errors import counted
 
 _TACTICS = "Tactics, comma-separated, easiest first (see list-tactics); default: all."
 _OUTPUT = "pretty (terminal default), line (pipe default), json (one object per line)."
@@ -140,15 +141,18 @@ def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | 
                 con.print("no step: the puzzle is solved" if count else
                           "no step: the puzzle has no solution", markup=False)
             continue
+        if not steps and count == 1 and out is Output.line:  # a complete grid: say so
+            con.print("no step: the puzzle is solved", markup=False)
         if count == 0:
             why = e.why_no_solution()
             con.print(f"no solution: {why}", markup=False)
         elif count > 1:
-            con.print(f"{rating.level}: {SEVERAL} ({rating.steps} steps, {rating.guesses} "
-                      "guesses)", markup=False)
+            con.print(f"{rating.level}: {SEVERAL} ({counted(rating.steps, 'step')}, "
+                      f"{counted(rating.guesses, 'guess')})", markup=False)
         if count and out is Output.pretty:
             if count == 1:
-                con.print(f"solved in {rating.steps} steps and {rating.guesses} guesses: "
+                con.print(f"solved in {counted(rating.steps, 'step')} and "
+                          f"{counted(rating.guesses, 'guess')}: "
                           f"{rating.level}")
             con.print(ptype.render(p, ptype.decode(p, st.masks()) if st.board.solved()
                                    else solution))

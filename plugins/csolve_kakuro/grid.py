@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from csolve.errors import PuzzleInputError
+from csolve.errors import PuzzleInputError, counted
 from csolve.inputs import is_number, number_value
 from csolve.rowgrid import GridError, read_json_grid, tokens_with_columns
 
@@ -79,7 +79,8 @@ def build(rows_tokens: list[list[str]]) -> KakuroGrid:
     n_cols = len(rows_tokens[0])
     for r, toks in enumerate(rows_tokens):
         if len(toks) != n_cols:
-            raise GridError(r, None, f"row has {len(toks)} cells, the first row has {n_cols}")
+            raise GridError(r, None, f"row has {counted(len(toks), 'cell')}, the first row has "
+                                     f"{n_cols}")
     kind = np.zeros((n_rows, n_cols), dtype=np.int8)
     down = np.zeros((n_rows, n_cols), dtype=np.int64)
     right = np.zeros((n_rows, n_cols), dtype=np.int64)

@@ -62,7 +62,7 @@ def _digits(text: str, n: int, where) -> np.ndarray:
     """n·n symbols (``1``-``n``, blank ``.`` or ``0``) as values."""
     s = "".join(text.split())
     if len(s) != n * n:
-        where(None, f"givens hold {len(s)} symbols, expected {n * n}")
+        where(None, f"givens hold {counted(len(s), 'symbol')}, expected {n * n}")
     out = np.zeros(n * n, dtype=np.int64)
     for i, ch in enumerate(s):
         if ch in BLANKS:
@@ -82,8 +82,10 @@ def _box(text: str, n: int, where) -> Box:
 
 
 def make_grid(n: int, labels_of_cells: list[str], sums: dict[str, int], anchors: dict[str, int],
-              givens: np.ndarray | None, box: Box | None, where) -> KillerGrid:
-    """A grid from a cage label per cell and a sum per label; ``where(col, msg)`` raises."""
+              givens: np.ndarray | None, box: Box | None, where,
+              columns: dict[str, int] | None = None) -> KillerGrid:
+    """A grid from a cage label per cell and a sum per label; ``where(col, msg)`` raises
+    (``columns``: where each cage's sum stands, for an error about it)."""
     if n not in SIZES:
         where(None, f"a {n}x{n} grid; Killer grids are {', '.join(f'{s}x{s}' for s in SIZES)}")
     order: dict[str, int] = {}
@@ -101,7 +103,8 @@ def make_grid(n: int, labels_of_cells: list[str], sums: dict[str, int], anchors:
             where(None, f"cage {lab!r} has no sum")
     for lab in sums:
         if lab not in order:
-            where(None, f"a sum is given for cage {lab!r}, which has no cells")
+            where((columns or {}).get(lab), f"a sum is given for cage {lab!r}, which has no "
+                                            "cells")
     return KillerGrid(
         n=n, box=check_box(n, box), cage_of=cage_of, cages=tuple(tuple(c) for c in cells),
         sums=tuple(sums[lab] for lab in labels),
@@ -110,15 +113,21 @@ def make_grid(n: int, labels_of_cells: list[str], sums: dict[str, int], anchors:
         anchors=tuple(anchors.get(lab, cells[k][0]) for k, lab in enumerate(labels)))
 
 
-def _sum_tokens(tokens: list[tuple[str, int]], where) -> tuple[dict[str, int], dict[str, str]]:
-    """``LABEL=SUM`` tokens, and the options (``givens=``, ``box=``)."""
+def _sum_tokens(tokens: list[tuple[str, int]], where
+                ) -> tuple[dict[str, int], dict[str, str], dict[str, int]]:
+    """``LABEL=SUM`` tokens, the options (``givens=``, ``box=``), and the column of each
+    (a cage's label or an option's name: where an error about it points)."""
     sums: dict[str, int] = {}
     options: dict[str, str] = {}
+    columns: dict[str, int] = {}
     for tok, col in tokens:
         key, eq, value = tok.partition("=")
         if not eq or not key:
             where(col, f"expected LABEL=SUM, found {tok!r}")
+        columns[key] = col
         if key in ("givens", "box"):
+            if key in options:
+                where(col, f"{key}= given twice")
             options[key] = value
             continue
         if len(key) != 1 or key not in LABELS:
@@ -128,7 +137,7 @@ def _sum_tokens(tokens: list[tuple[str, int]], where) -> tuple[dict[str, int], d
         if key in sums:
             where(col, f"cage {key!r} has two sums")
         sums[key] = int(value)
-    return sums, options
+    return sums, options, columns
 
 
 def _tokens(line: str) -> list[tuple[str, int]]:
@@ -166,16 +175,21 @@ def parse_line(source: str, no: int, line: str) -> KillerGrid:
     toks = _tokens(line)
     rows = toks[0][0].split("/")
     labels = _label_rows([(no, r) for r in rows], source)
-    sums, options = _sum_tokens(toks[1:], where)
-    return _finish(len(rows), labels, sums, {}, options, where)
+    sums, options, columns = _sum_tokens(toks[1:], where)
+    return _finish(len(rows), labels, sums, {}, options, where, columns)
 
 
-def _finish(n, labels, sums, anchors, options, where) -> KillerGrid:
+def _finish(n, labels, sums, anchors, options, where, columns=None) -> KillerGrid:
+    columns = columns or {}
+
+    def at(key):  # an error about an option or a cage's sum points at its token
+        return lambda col, msg: where(col or columns.get(key), msg)
+
     if n not in SIZES:
         where(None, f"a {n}x{n} grid; Killer grids are {', '.join(f'{s}x{s}' for s in SIZES)}")
-    box = _box(options["box"], n, where) if "box" in options else default_box(n)
-    givens = _digits(options["givens"], n, where) if "givens" in options else None
-    return make_grid(n, labels, sums, anchors, givens, box, where)
+    box = _box(options["box"], n, at("box")) if "box" in options else default_box(n)
+    givens = _digits(options["givens"], n, at("givens")) if "givens" in options else None
+    return make_grid(n, labels, sums, anchors, givens, box, where, columns)
 
 
 def parse_block(source: str, block: list[tuple[int, str]]) -> KillerGrid:
@@ -192,20 +206,26 @@ def parse_block(source: str, block: list[tuple[int, str]]) -> KillerGrid:
     if not rows:
         where(None, "a Killer block starts with its rows of cage labels")
     j = i
-    tokens: list[tuple[str, int]] = []
-    while j < len(block) and "=" in block[j][1]:
+    sums: dict[str, int] = {}
+    options: dict[str, str] = {}
+    while j < len(block) and "=" in block[j][1]:  # each line's errors at that line
         line_no, line = block[j]
-        for tok, col in _tokens(line):
-            key, eq, value = tok.partition("=")
-            if not eq:
-                where(col, f"expected LABEL=SUM, found {tok!r}", line_no)
-        tokens.extend(_tokens(line))
+
+        def here(col, msg, line_no=line_no):
+            where(col, msg, line_no)
+
+        more, more_options, columns = _sum_tokens(_tokens(line), here)
+        for key in [*more, *more_options]:
+            if key in sums or key in options:
+                here(columns[key], f"cage {key!r} has two sums" if key in more
+                     else f"{key}= given twice")
+        sums.update(more)
+        options.update(more_options)
         j += 1
     if j == i:
         where(None, "no LABEL=SUM line after the cage rows", rows[-1][0])
     n = len(rows)
     labels = _label_rows(rows, source)
-    sums, options = _sum_tokens(tokens, lambda col, msg: where(col, msg, block[i][0]))
     rest = block[j:]
     if rest:
         if len(rest) != n:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from csolve.errors import PuzzleInputError
+from csolve.errors import PuzzleInputError, counted
 from csolve.inputs import is_number
 from csolve.rowgrid import GridError, read_json_grid, tokens_with_columns
 
@@ -87,7 +87,7 @@ def build(rows: list[list[str]]) -> Str8tsGrid:
     values = np.zeros((n, n), dtype=np.int64)
     for r, toks in enumerate(rows):
         if len(toks) != n:
-            raise GridError(r, None, f"row has {len(toks)} cells, expected {n}")
+            raise GridError(r, None, f"row has {counted(len(toks), 'cell')}, expected {n}")
         for c, tok in enumerate(toks):
             kind[r, c], values[r, c] = parse_token(tok, r, c, n)
     return Str8tsGrid(n, kind, values)

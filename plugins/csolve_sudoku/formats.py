@@ -237,8 +237,8 @@ def _parse_line(source: str, no: int, line: str) -> tuple[int, np.ndarray, dict]
     n = _size_of_cells(len(s))
     if n is None:
         raise PuzzleInputError(source, no, None,
-                               f"a line holds {len(s)} symbols; a puzzle needs n² of them "
-                               f"for n in {', '.join(map(str, SIZES[:4]))}, ...")
+                               f"a line holds {counted(len(s), 'symbol')}; a puzzle needs n² "
+                               f"of them for n in {', '.join(map(str, SIZES[:4]))}, ...")
     if n > len(DIGITS_FIRST):
         raise PuzzleInputError(source, no, None,
                                f"{n}x{n} puzzles need the 'numbers' format")
@@ -296,8 +296,8 @@ def _parse_numbers(source: str, text: str) -> list[tuple[int, np.ndarray, dict]]
             n = _size_of_cells(len(values))
             if n is None:
                 raise PuzzleInputError(source, group[0][0], None,
-                                       f"found {len(values)} numbers; a puzzle needs n² of "
-                                       f"them for n in {', '.join(map(str, SIZES[:4]))}, ... "
+                                       f"found {counted(len(values), 'number')}; a puzzle needs "
+                                       f"n² of them for n in {', '.join(map(str, SIZES[:4]))}, ... "
                                        f"{SIZES[-1]}")
             for v, no, col, tok in values:
                 if v > n:
@@ -343,7 +343,7 @@ def _parse_grid_block(source: str, rows: list[tuple[int, str]], fmt: str
         if n not in SIZES:
             raise PuzzleInputError(source, rows[i][0], None,
                                    f"a grid of {counted(len(rows) - i, 'row')}; a puzzle needs n "
-                                   "rows, n in 4, 9, 16, 25, ...")
+                                   f"rows, n in {', '.join(map(str, SIZES[:4]))}, ... {SIZES[-1]}")
         chunk = rows[i:i + n]
         if len(chunk) < n:
             raise PuzzleInputError(source, chunk[-1][0], len(chunk[-1][1]) + 1,
@@ -373,7 +373,7 @@ def _grid_puzzle(source: str, rows: list[tuple[int, str]], symbols: list[list[tu
         if len(row) != n:
             col = row[n][0] if len(row) > n else len(line) + 1
             raise PuzzleInputError(source, no, col,
-                                   f"row {r + 1} holds {len(row)} symbols, expected {n}")
+                                   f"row {r + 1} holds {counted(len(row), 'symbol')}, expected {n}")
         for c, (col, sym) in enumerate(row):
             if alpha is None:
                 v = 0 if sym == "." else int(sym)
