@@ -14,7 +14,7 @@ import json
 import re
 from typing import Any
 
-from csolve.errors import PuzzleInputError
+from csolve.errors import PuzzleInputError, clip_words
 
 DIGITS = "0123456789"
 #: nesting (arrays and objects inside one another) a JSON puzzle record may have
@@ -82,6 +82,12 @@ def load_json(text: str, source: str, line: int | None,
         raise PuzzleInputError(source, line, e.colno, f"bad JSON: {e.msg}") from None
     except (RecursionError, ValueError) as e:  # e.g. an integer of too many digits
         raise PuzzleInputError(source, line, None, f"bad JSON: {e}") from None
+
+
+def json_text(value: Any) -> str:
+    """A value read from JSON as JSON writes it (``true``, ``null``, ``"4"``), for a message
+    about a field: Python's spellings (``True``, ``None``) are not what the file holds."""
+    return clip_words(json.dumps(value))
 
 
 def _json_int(text: str) -> int:

@@ -45,7 +45,8 @@ def kernel_paths(names: tuple[str, ...]) -> tuple[str, ...]:
         if n in conflicts:
             raise conflicts[n]
         if n not in rules:
-            raise UnknownNameError(f"unknown rule {n!r}; known: {', '.join(sorted(rules))}")
+            raise UnknownNameError(f"unknown rule {n!r}; known: {', '.join(sorted(rules))}"
+                                   f"{_left_out_hint()}")
         out.append(rules[n].kernel)
     return tuple(out)
 
@@ -65,3 +66,15 @@ def with_constraints(rules: tuple[str, ...], constraint_rules: tuple[str, ...]) 
         out.insert(0, ALLDIFF_RULE)
     out += [r for r in constraint_rules if r not in out]
     return tuple(out)
+
+
+def _left_out_hint() -> str:
+    """Where ``CSOLVE_LOAD_PLUGINS`` names the plugins to load, the one that registers a rule
+    (Killer uses Kakuro's sum rule) may be among those left out: say so."""
+    import os
+
+    allow = os.environ.get("CSOLVE_LOAD_PLUGINS")
+    if allow is None:
+        return ""
+    return (f" (CSOLVE_LOAD_PLUGINS={allow} loads only those plugins: the one that registers "
+            "it may be left out; see csolve plugins)")

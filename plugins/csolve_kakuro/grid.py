@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from csolve.errors import PuzzleInputError, counted
-from csolve.inputs import is_number, number_value
+from csolve.inputs import is_number, json_text, number_value
 from csolve.rowgrid import GridError, read_json_grid, tokens_with_columns
 
 BLACK, WHITE, CLUE = 0, 1, 2
@@ -145,7 +145,7 @@ def _from_json(source: str, line_no: int, text: str) -> tuple[KakuroGrid, dict]:
     for key, size in (("rows", g.rows), ("cols", g.cols)):
         if key in obj and obj[key] != size:
             raise PuzzleInputError(source, line_no, None,
-                                   f"'{key}' is {obj[key]!r} but the grid has {size}")
+                                   f"'{key}' is {json_text(obj[key])} but the grid has {size}")
     meta = {k: obj[k] for k in ("id", "source") if k in obj}
     return g, meta
 

@@ -25,7 +25,7 @@ import numpy as np
 from csolve_sudoku.grid import Box, check_box, default_box, parse_box
 
 from csolve.errors import PuzzleInputError, counted
-from csolve.inputs import is_number, load_json, number_value
+from csolve.inputs import is_number, json_text, load_json, number_value
 
 #: Killer sizes: Sudoku sizes whose digits a sum table of 1..9 covers
 SIZES = (4, 6, 8, 9)
@@ -280,7 +280,10 @@ def parse_json(source: str, no: int, line: str) -> KillerGrid:
                         f"{anchors[lab] % n + 1} and r{cell // n + 1}c{cell % n + 1})")
         sums[lab] = total
         anchors[lab] = cell
-    options = {k: str(obj[k]) for k in ("givens", "box") if k in obj}
+    options = {k: obj[k] for k in ("givens", "box") if k in obj}
+    for key, value in options.items():
+        if not isinstance(value, str):
+            where(None, f"'{key}' is text, not {json_text(value)}")
     g = _finish(n, labels, sums, anchors, options, where)
     if isinstance(obj.get("solution"), str):
         sl = obj["solution"].strip().split("\n")

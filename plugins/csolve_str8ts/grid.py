@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from csolve.errors import PuzzleInputError, counted
-from csolve.inputs import is_number
+from csolve.inputs import is_number, json_text
 from csolve.rowgrid import GridError, read_json_grid, tokens_with_columns
 
 WHITE, BLACK = 0, 1
@@ -116,7 +116,8 @@ def _from_rows(source: str, lines: list[tuple[int, str, int]]) -> Str8tsGrid:
 def _from_json(source: str, line_no: int, text: str) -> tuple[Str8tsGrid, dict]:
     g, obj = read_json_grid(source, line_no, text, build)
     if "n" in obj and obj["n"] != g.n:
-        raise PuzzleInputError(source, line_no, None, f"'n' is {obj['n']!r} but the grid has {g.n}")
+        raise PuzzleInputError(source, line_no, None,
+                               f"'n' is {json_text(obj['n'])} but the grid has {g.n}")
     return g, {k: obj[k] for k in ("id", "source") if k in obj}
 
 
