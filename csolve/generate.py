@@ -360,6 +360,10 @@ def checked_request(ptype, options: GenerateOptions) -> GenerateOptions:
     if options.box is not None:
         ptype.with_box([], options.box)  # a type with no box shape to choose says so
     ptype.check_generate(options)
+    cells = options.size * options.size
+    if options.clues is not None and options.clues >= cells:  # it would remove nothing
+        raise GenerationError(f"clues must be fewer than the {cells} cells of a "
+                              f"{options.size}x{options.size} grid, got {options.clues}")
     return options
 
 

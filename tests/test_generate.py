@@ -299,6 +299,8 @@ def test_json_that_generate_did_not_write_is_one_line_error(tmp_path):
     (("kakuro", "--size", "3"), "Kakuro size must be 4..31"),
     (("str8ts", "--size", "10"), "Str8ts size must be 4..9"),
     (("sudoku", "--size", "7"), "Sudoku size must be one of"),
+    (("sudoku", "--clues", "81"), "clues must be fewer than the 81 cells of a 9x9 grid"),
+    (("kakuro", "--clues", "100"), "clues must be fewer than the 81 cells"),
 ])
 def test_a_type_refuses_what_it_cannot_make_in_one_line(args, message):
     """The type's refusal is all that is said: no seed line before it (no seed was given),

@@ -125,6 +125,8 @@ def test_a_number_of_thousands_of_digits_is_out_of_range(capsys, tmp_path):
     (("bench", "sudoku", "P", "--workers", "٢"), "--workers wants counts"),
     (("bench", "sudoku", "P", "--workers", "1,,2"), "--workers wants counts"),
     (("bench", "sudoku", "P", "--repeat", "9" * 5000), "is out of range (at least 1)"),
+    (("solve", "sudoku", "P", "--timeout", "nan"), "nan is not a number"),
+    (("solve", "sudoku", "P", "--timeout", "٣"), "'٣' is not a number (digits 0-9)"),
     (("solve", "sudoku", "P", "--backend", "static-partition", "-O", "k=٣"),
      "option k wants a whole number >= 1, got '٣'"),
     (("solve", "sudoku", "P", "--backend", "static-partition", "-O", "k=" + "9" * 5000),

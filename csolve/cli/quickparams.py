@@ -102,6 +102,10 @@ def _decimal(info: Any) -> Converter:
             return _bounded(float(value), info)
         if isinstance(value, str) and _DECIMAL.fullmatch(value):
             return _bounded(float(value), info)
+        if isinstance(value, str) and value.strip().lstrip("+-").lower() == "nan":
+            raise typer.BadParameter(f"{value} is not a number")  # not "should be >= 0"
+        if isinstance(value, str) and not value.isascii():  # Python's float() reads '٣'
+            raise typer.BadParameter(f"{value!r} is not a number (digits 0-9)")
         return _ASK_TYPER
 
     return convert
