@@ -68,7 +68,7 @@ def get_engine(name: str) -> Engine:
         raise conflicts[name]
     if name not in engines:
         known = ", ".join(sorted({GENERIC, *engines}))
-        raise UnknownNameError(f"unknown engine {name!r}; known: {known}")
+        raise UnknownNameError(f"unknown engine {name!r} (known: {known})")
     return engines[name]
 
 

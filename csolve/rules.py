@@ -45,7 +45,7 @@ def kernel_paths(names: tuple[str, ...]) -> tuple[str, ...]:
         if n in conflicts:
             raise conflicts[n]
         if n not in rules:
-            raise UnknownNameError(f"unknown rule {n!r}; known: {', '.join(sorted(rules))}"
+            raise UnknownNameError(f"unknown rule {n!r} (known: {', '.join(sorted(rules))})"
                                    f"{_left_out_hint()}")
         out.append(rules[n].kernel)
     return tuple(out)
