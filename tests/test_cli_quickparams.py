@@ -17,7 +17,7 @@ pytestmark = pytest.mark.skipif(not _KNOWN, reason="typer without per-option run
 
 SAMPLES = ["0", "1", "7", "-1", "+3", " 3", "3_000", "3.0", "2.5", ".5", "1e3", "-2E-1",
            "inf", "nan", "", "abc", "serial", "json", "JSON", "spin", "4611686018427387905",
-           0, 1, 2.5, True, False, ["a", "b"], ("x",), "٣"]
+           0, 1, 2.5, True, False, ["a", "b"], ("x",), "٣", "9" * 5000]
 
 
 def _commands():

@@ -66,34 +66,18 @@ def _bounded(number: Any, info: Any) -> Any:
     return number
 
 
-#: digits past which a whole number is out of any option's range (Python will not convert
-#: one of thousands of digits; a seed takes up to 19)
-_LONGEST_WHOLE = 1000
-
-
 def _whole(info: Any) -> Converter:
     def convert(value: Any, ctx: Any) -> Any:
         if type(value) is int:
             return _bounded(value, info)
         if isinstance(value, str) and _WHOLE.fullmatch(value):
-            if len(value.lstrip("+-").lstrip("0")) > _LONGEST_WHOLE:
-                raise typer.BadParameter(f"{value} is out of range ({_range(info)})")
-            return _bounded(int(value), info)
-        if isinstance(value, str) and not value.isascii():  # Python's int() reads '٢' as 2
-            raise typer.BadParameter(f"{value!r} is not a whole number (digits 0-9)")
+            try:
+                return _bounded(int(value), info)
+            except ValueError:  # thousands of digits: Python will not convert it
+                return _ASK_TYPER
         return _ASK_TYPER
 
     return convert
-
-
-def _range(info: Any) -> str:
-    """An option's bounds in words: ``at least 1``, ``0 to 64``, ``any whole number``."""
-    low, high = info.min, info.max
-    if low is not None and high is not None:
-        return f"{low} to {high}"
-    if low is not None:
-        return f"at least {low}"
-    return f"at most {high}" if high is not None else "any whole number"
 
 
 def _decimal(info: Any) -> Converter:
@@ -102,10 +86,6 @@ def _decimal(info: Any) -> Converter:
             return _bounded(float(value), info)
         if isinstance(value, str) and _DECIMAL.fullmatch(value):
             return _bounded(float(value), info)
-        if isinstance(value, str) and value.strip().lstrip("+-").lower() == "nan":
-            raise typer.BadParameter(f"{value} is not a number")  # not "should be >= 0"
-        if isinstance(value, str) and not value.isascii():  # Python's float() reads '٣'
-            raise typer.BadParameter(f"{value!r} is not a number (digits 0-9)")
         return _ASK_TYPER
 
     return convert
