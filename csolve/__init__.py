@@ -34,13 +34,15 @@ _LAZY = {
     "CsolveError": "csolve.errors", "PuzzleInputError": "csolve.errors",
     "OptionError": "csolve.errors", "UnknownNameError": "csolve.errors",
     "NoSolutionError": "csolve.errors", "SearchTimeoutError": "csolve.errors",
+    "RuleError": "csolve.errors", "GenerationError": "csolve.generate",
     "new_ctrl": "csolve.search",
     "hookimpl": "csolve.hookspecs",
 }
 
 __all__ = [
-    "CsolveError", "End", "NoSolutionError", "OptionError", "Puzzle", "PuzzleBatch",
-    "PuzzleInputError", "PuzzleType", "Result", "ResultBlock", "SearchTimeoutError", "Solver",
+    "CsolveError", "End", "GenerationError", "NoSolutionError", "OptionError", "Puzzle",
+    "PuzzleBatch", "PuzzleInputError", "PuzzleType", "Result", "ResultBlock", "RuleError",
+    "SearchTimeoutError", "Solver",
     "Stats", "Status", "UnknownNameError", "__version__", "backends", "count", "explain",
     "generate", "hookimpl", "new_ctrl", "puzzle_type", "puzzle_types", "rate", "read", "solve",
     "validate",
@@ -65,9 +67,11 @@ if TYPE_CHECKING:
         NoSolutionError,
         OptionError,
         PuzzleInputError,
+        RuleError,
         SearchTimeoutError,
         UnknownNameError,
     )
+    from csolve.generate import GenerationError
     from csolve.hookspecs import hookimpl
     from csolve.outcome import End, Result, ResultBlock, Stats, Status
     from csolve.puzzle import Puzzle, PuzzleBatch, PuzzleType

@@ -79,6 +79,13 @@ class NoSolutionError(CsolveError):
     exit_code = ExitCode.NO_SOLUTION
 
 
+class RuleError(CsolveError):
+    """A rule broke its contract with the search (it kept saying it changed something and
+    never reached a fixpoint): a bug in that rule, named so its author can find it."""
+
+    exit_code = ExitCode.INTERNAL
+
+
 class SearchTimeoutError(CsolveError):
     """A puzzle ran past its time limit before an answer came."""
 

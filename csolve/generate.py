@@ -191,7 +191,7 @@ def reduce_clues(model: Model, solution: np.ndarray, groups: Sequence[Sequence[i
     The whole loop is one kernel call that releases the GIL.
     """
     from csolve.engines import workspace_for
-    from csolve.search import new_ctrl
+    from csolve.search import check_settled, new_ctrl
 
     n = model.n_cells
     kernels = _kernels(model)
@@ -209,8 +209,10 @@ def reduce_clues(model: Model, solution: np.ndarray, groups: Sequence[Sequence[i
     sols = np.zeros((1, n), dtype=np.uint64)
     nsol = np.zeros(1, dtype=np.int64)
     stats = np.zeros(abi.STAT_SIZE, dtype=np.int64)
-    r = kernels.reduce_clues(model.kernel, workspace_for(model), stack, dirty, sp, ctrl, free,
+    ws = workspace_for(model)
+    r = kernels.reduce_clues(model.kernel, ws, stack, dirty, sp, ctrl, free,
                              solution, clue, ptr, cells, int(target or 0), sols, nsol, stats)
+    check_settled(ws, model)
     if r == abi.STOPPED:
         raise KeyboardInterrupt
     if r != abi.EXHAUSTED:

@@ -9,6 +9,7 @@ check their clocks and flags between calls, and move nodes between workers' stac
 from __future__ import annotations
 
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 
@@ -16,6 +17,7 @@ from csolve.engines import engine_path, workspace_for
 from csolve.kernels import abi
 from csolve.kernels.compose import kernels_for
 from csolve.kernels.fastload import preload
+from csolve.kernels.workspace import UNSETTLED
 from csolve.model import Model
 from csolve.rules import kernel_paths
 
@@ -31,6 +33,20 @@ def kernels_for_model(model: Model) -> ModuleType:
         mod = kernels_for(kernel_paths(model.rules), engine_path(model.engine))
         _kernels_by_rules[key] = mod
     return mod
+
+
+def check_settled(ws: Any, model: Model) -> None:
+    """Raise :class:`~csolve.errors.RuleError` naming the rule that kept saying CHANGED
+    without reaching a fixpoint in the kernel call that filled ``ws`` (the kernel stopped
+    it, reading it as a contradiction: its answer cannot stand)."""
+    bad = int(ws.counters[UNSETTLED])
+    if bad:
+        from csolve.errors import RuleError
+
+        rule = model.rules[bad - 1] if bad <= len(model.rules) else "?"
+        raise RuleError(f"rule {rule!r} ({kernel_paths((rule,))[0]}) kept returning CHANGED "
+                        "without taking a candidate away, so propagation never settles: a "
+                        "rule returns NO_CHANGE when it removes nothing (docs/plugin-api.md)")
 
 
 def new_ctrl() -> np.ndarray:
@@ -142,6 +158,7 @@ class SearchState:
             r = self.kernels.search(self.model.kernel, self.ws, self.stack, self.dirty, self.sp,
                                     ctrl, limit, stream, max_nodes, self.sols, self.nsol,
                                     self.stats)
+            check_settled(self.ws, self.model)
             if r != abi.STACK_FULL:
                 return int(r)
             self._grow()
@@ -175,9 +192,11 @@ class BatchScratch:
         self.first = np.zeros((1, n_cells), dtype=np.uint64)
 
     def _call(self, kernels, model, inits, start, limit, ctrl, reason, sols, counts, stats):
-        return int(kernels.solve_batch(model.kernel, self.ws, inits, start, limit, ctrl,
-                                       self.stack, self.dirty, self.sp, self.nsol, self.first,
-                                       reason, sols, counts, stats))
+        r = int(kernels.solve_batch(model.kernel, self.ws, inits, start, limit, ctrl,
+                                    self.stack, self.dirty, self.sp, self.nsol, self.first,
+                                    reason, sols, counts, stats))
+        check_settled(self.ws, model)
+        return r
 
     def warm_up(self, kernels, model, inits, limit, ctrl, reason, sols, counts, stats) -> None:
         """Load (or compile) the kernel before any clock starts: a call that solves nothing."""

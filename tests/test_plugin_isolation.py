@@ -303,6 +303,43 @@ def test_a_plugin_kernel_that_does_not_compile_is_named_in_one_line(site, monkey
     assert "a kernel does not compile" in err
 
 
+SPINNING_RULE = """
+from csolve.hookspecs import hookimpl
+from csolve.kernels.bits import kernel
+from csolve.kernels.state import CHANGED
+
+
+@kernel
+def spin(cand, m, ws):
+    return CHANGED  # says it changed something, every time: never a fixpoint
+
+
+@hookimpl
+def csolve_register_rules(register):
+    from csolve.rules import Rule
+
+    register(Rule("spin", "brokenplug_spin:spin", "a rule that never settles"))
+"""
+
+
+@pytest.mark.parametrize("backend", ["serial", "locked-pool"])
+def test_a_rule_that_never_settles_is_named_not_a_hang(site, monkeypatch, capsys, backend):
+    """Propagation stops a rule that keeps saying CHANGED (it would loop inside the kernel,
+    out of reach of --timeout and Ctrl-C) and the command names it: exit 4, one line."""
+    install(site, "brokenplug", {"spin": SPINNING_RULE})
+    from csolve.cli import main
+
+    monkeypatch.setattr(sys, "argv", ["csolve", "solve", "sudoku", HARD, "--rules",
+                                      "elimination,spin", "--backend", backend,
+                                      "--workers", "2"])
+    with pytest.raises(SystemExit) as e:
+        main()
+    err = capsys.readouterr().err.splitlines()[-1]  # after "compiling kernels" (first run)
+    assert e.value.code == 4 and "Traceback" not in err
+    assert err.startswith("csolve: error: rule 'spin' (brokenplug_spin:spin) kept returning "
+                          "CHANGED without taking a candidate away")
+
+
 DEFERRED = """
 from csolve.hookspecs import hookimpl
 from csolve.puzzle import DeferredPuzzleType

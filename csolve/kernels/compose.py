@@ -30,6 +30,7 @@ import numba
 
 import csolve
 from csolve.kernels.depends import dependency_sources
+from csolve.kernels.workspace import UNSETTLED
 
 #: the templates, read as text (never imported: their kernels would be built for nothing)
 _SEARCH_TEMPLATE = "csolve.kernels.search_template"
@@ -111,8 +112,17 @@ def render_source(kernel_paths: tuple[str, ...], engine: str = "") -> str:
         "",
         "@_kernel",
         "def propagate(cand, m, ws):",
+        "    # a rule says CHANGED only when it took a candidate away, so a fixpoint comes",
+        "    # within a few sweeps per candidate; a rule that says so and takes none would",
+        "    # loop here for ever, out of reach of time limits: noted in counters[UNSETTLED]",
+        "    limit = 4 * cand.shape[0] * m.n_values + 16",
+        "    last = -1",
         "    while True:",
         "        ws.counters[0] += 1",
+        "        limit -= 1",
+        "        if limit < 0:",
+        f"            ws.counters[{UNSETTLED}] = last + 1",
+        "            return False",
     ]
     for i in range(len(kernel_paths)):
         lines += [
@@ -120,6 +130,7 @@ def render_source(kernel_paths: tuple[str, ...], engine: str = "") -> str:
             "        if r == _CONTRADICTION:",
             "            return False",
             "        if r != _NO_CHANGE:",
+            f"            last = {i}",
             "            continue",
         ]
     lines += ["        return True", "", ""]

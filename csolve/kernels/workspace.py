@@ -12,11 +12,16 @@ Workspace = namedtuple(
         "queue",  # uint32[n_cells]: new singles waiting for elimination (unsigned: see _csr)
         "inq",  # uint8[n_cells]: 1 while a cell is queued
         "qlen",  # int64[1]: queue length
-        "counters",  # int64[8]: [0] rule sweeps
+        "counters",  # int64[8]: [0] rule sweeps, [UNSETTLED] a rule that never settled
         "scratch_u64",  # free for rules
         "scratch_i64",  # free for rules
     ],
 )
+
+
+#: ``counters`` slot: 1 + the index of the rule that kept saying CHANGED without reaching a
+#: fixpoint (0: none did); see :func:`csolve.kernels.compose.render_source`
+UNSETTLED = 7
 
 
 def new_workspace(n_cells: int, scratch: int = 256, scratch_u64: int | None = None) -> Workspace:
