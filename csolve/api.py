@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from csolve.defaults import MAX_KEPT, MAX_WORKERS, cores
@@ -82,9 +83,9 @@ def read(kind: str | PuzzleType, puzzles: Any, format: str | None = None,
     if len(parts) == 1 and isinstance(parts[0], PuzzleBatch) and parts[0].start == 0:
         out = parts[0]  # numbered from 0 already
     else:
-        out = [p for part in parts for p in part]
-        for i, p in enumerate(out):
-            p.index = i
+        # numbered in this input's order; the caller's own Puzzle objects stay as they are
+        out = [p if p.index == i else replace(p, index=i)
+               for i, p in enumerate(p for part in parts for p in part)]
     if not out:
         raise PuzzleInputError("<input>", None, None, "no puzzle found")
     return ptype.with_box(out, box) if box else out
@@ -199,7 +200,7 @@ class Solver:
         if escalate_after is not None and escalate_after < 0:
             raise OptionError("escalate_after must be 0 (never) or more nodes, got "
                               f"{escalate_after}")
-        rule_names = self._rules(_names(rules), _names(tactics), engine)
+        rule_names = self._rules(_names(rules), _names(tactics, "tactics"), engine)
         mode_limit = (limit or 0) if count else (limit or 1)
         self.options: SolveOptions = SolveOptions(
             limit=mode_limit, backend=be.name,
@@ -322,11 +323,20 @@ def _is_puzzle_list(puzzles: Any) -> bool:
         isinstance(p, Puzzle) for p in puzzles)
 
 
-def _names(value: Sequence[str] | str | None) -> tuple[str, ...] | None:
-    """Names given as a comma-separated string or a sequence; None when there are none."""
+def _names(value: Sequence[str] | str | None, what: str = "rules"
+           ) -> tuple[str, ...] | None:
+    """Names given as a comma-separated string or a sequence; None when there are none. A
+    TypeError names ``what`` when they are not text."""
     if value is None:
         return None
-    items = value.split(",") if isinstance(value, str) else list(value)
+    if isinstance(value, str):
+        items = value.split(",")
+    elif isinstance(value, list | tuple) and all(isinstance(n, str) for n in value):
+        items = list(value)
+    else:
+        raise TypeError(f"{what} are names, as text ('a,b') or a list of text, not "
+                        f"{type(value).__name__}" + (" of other things" if isinstance(
+                            value, list | tuple) else ""))
     names = tuple(n.strip() for n in items if n.strip())
     return names or None
 
@@ -384,7 +394,7 @@ def rate(kind: str | PuzzleType, puzzle: Any, tactics: Sequence[str] | str | Non
     ptype = puzzle_type(kind)
     _check_timeout(timeout)
     p = _one(read(ptype, puzzle, format, box), "rate")
-    return rate_puzzle(ptype, p, _names(tactics), timeout)
+    return rate_puzzle(ptype, p, _names(tactics, "tactics"), timeout)
 
 
 def explain(kind: str | PuzzleType, puzzle: Any, tactics: Sequence[str] | str | None = None,
@@ -402,7 +412,7 @@ def explain(kind: str | PuzzleType, puzzle: Any, tactics: Sequence[str] | str | 
     if limit is not None and limit < 1:
         raise OptionError(f"limit must be 1 or more steps, got {limit}")
     p = _one(read(ptype, puzzle, format, box), "explain")
-    e = explain_puzzle(ptype, p, _names(tactics), limit, timeout)
+    e = explain_puzzle(ptype, p, _names(tactics, "tactics"), limit, timeout)
     if e.solutions == 0:
         raise NoSolutionError(f"{p.where}: no solution: {e.why_no_solution()}")
     return e.steps

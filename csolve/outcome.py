@@ -117,7 +117,7 @@ class Stats:
                 "seconds": round(self.seconds, 6)}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Result:
     """One puzzle's answer.
 

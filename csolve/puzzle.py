@@ -14,7 +14,7 @@ from csolve.errors import UnknownNameError, counted
 from csolve.model import Model
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Puzzle:
     """One puzzle read from a file: where it came from and the plugin's own data."""
 

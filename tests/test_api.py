@@ -184,6 +184,10 @@ def test_a_puzzle_of_another_type_is_an_input_error(call):
     (lambda: csolve.explain("sudoku", HARD, box=9), TypeError, "box is text"),
     (lambda: csolve.generate("sudoku", size=6, box=(2, 3)), TypeError, "box is text"),
     (lambda: csolve.solve("sudoku", HARD, format=3), TypeError, "format is text"),
+    (lambda: csolve.solve("sudoku", HARD, rules=[1, 2]), TypeError, "rules are names"),
+    (lambda: csolve.solve("sudoku", HARD, rules=5), TypeError, "rules are names"),
+    (lambda: csolve.explain("sudoku", HARD, tactics=5), TypeError, "tactics are names"),
+    (lambda: csolve.generate("sudoku", rules=5), TypeError, "rules are names"),
     (lambda: csolve.rate("sudoku", str(PUZZLES / "sudoku" / "9x9-hard.txt")),
      csolve.PuzzleInputError, "rate takes one puzzle; this holds 5"),
     (lambda: list(csolve.Solver("sudoku").iter_solve(HARD, ctrl=[0])), TypeError,
@@ -292,3 +296,21 @@ def test_validation_writes_values_as_the_puzzle_does():
     assert any("twice in column 1" in x and f"value {symbols[bad[0] - 1]} " in x
                for x in problems)
     assert any(x.endswith(f"every value {symbols[0]}..{symbols[15]}") for x in problems)
+
+
+def test_the_callers_puzzles_are_left_as_they_are_and_results_compare():
+    """Solving one puzzle of a file numbers it 0 in that input without renumbering the
+    caller's object (a frozen Result's puzzle included); results and puzzles compare and
+    hash by identity (their arrays have no single truth value)."""
+    batch = csolve.read("sudoku", str(PUZZLES / "sudoku" / "9x9-hard.txt"))
+    third = batch[3]
+    whole = csolve.solve("sudoku", batch)
+    (alone,) = csolve.solve("sudoku", third)
+    csolve.count("sudoku", batch[4])
+    csolve.solve("sudoku", (batch[1], batch[2]))
+    assert third.index == 3 and batch[3].index == 3 and whole[3].puzzle.index == 3
+    assert alone.puzzle.index == 0 and alone.puzzle is not third
+    assert csolve.validate("sudoku", alone.solution, against=third) == []
+    again = csolve.solve("sudoku", third)[0]
+    assert alone != again and alone == alone and len({alone, again, alone}) == 2
+    assert third in [batch[3]] and len({third, batch[3]}) == 1
