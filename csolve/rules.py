@@ -77,4 +77,4 @@ def _left_out_hint() -> str:
     if allow is None:
         return ""
     return (f" (CSOLVE_LOAD_PLUGINS={allow} loads only those plugins: the one that registers "
-            "it may be left out; see csolve plugins)")
+            "it may be left out; see csolve list-plugins)")
