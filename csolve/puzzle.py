@@ -166,10 +166,17 @@ class PuzzleType:
                        else model.key,
                        constraint_rules=self.constraint_rules)
 
+    def _missing(self, method: str) -> NotImplementedError:
+        """The error for a method a plugin's type has to implement and does not."""
+        cls = type(self)
+        return NotImplementedError(
+            f"puzzle type {self.name!r} ({cls.__module__}.{cls.__qualname__}) does not "
+            f"implement PuzzleType.{method} (docs/plugin-api.md)")
+
     def parse(self, text: str, source: str, fmt: str | None = None) -> Sequence[Puzzle]:
         """Read every puzzle in ``text``, in order (a list, or a :class:`PuzzleBatch` for
         many puzzles of one shape); raise PuzzleInputError naming file, line, column."""
-        raise NotImplementedError
+        raise self._missing("parse")
 
     def with_box(self, puzzles: Sequence[Puzzle], box: str) -> Sequence[Puzzle]:
         """The puzzles with boxes of shape ``box`` (``"RxC"``, from ``--box``): for types
@@ -181,15 +188,15 @@ class PuzzleType:
 
     def model(self, puzzle: Puzzle, rules: tuple[str, ...] | None = None) -> Model:
         """The model whose solutions are this puzzle's solutions."""
-        raise NotImplementedError
+        raise self._missing("model")
 
     def decode(self, puzzle: Puzzle, masks: np.ndarray) -> Any:
         """Turn a solved state (one single per cell) into a solution."""
-        raise NotImplementedError
+        raise self._missing("decode")
 
     def validate(self, puzzle: Puzzle, solution: Any) -> list[str]:
         """Problems with a complete solution (empty when it is valid and keeps the givens)."""
-        raise NotImplementedError
+        raise self._missing("validate")
 
     # Whole-batch forms of check / model / decode / validate, used when a file of many puzzles
     # is solved in one kernel call. The defaults loop over the one-puzzle methods; a plugin
@@ -226,7 +233,7 @@ class PuzzleType:
 
     def format_line(self, puzzle: Puzzle, solution: Any | None) -> str:
         """One line in the input's own format (the puzzle itself when ``solution`` is None)."""
-        raise NotImplementedError
+        raise self._missing("format_line")
 
     def format_line_many(self, puzzles: Sequence[Puzzle], solutions: Sequence[Any]
                          ) -> Sequence[str]:
@@ -253,7 +260,7 @@ class PuzzleType:
 
     def to_json(self, puzzle: Puzzle, solution: Any) -> Any:
         """A JSON-ready form of a solution."""
-        raise NotImplementedError
+        raise self._missing("to_json")
 
     def to_json_text_many(self, puzzles: Sequence[Puzzle], solutions: Sequence[Any]
                           ) -> list[str]:
@@ -265,15 +272,15 @@ class PuzzleType:
 
     def render(self, puzzle: Puzzle, solution: Any | None):
         """A rich renderable (givens and filled cells styled apart)."""
-        raise NotImplementedError
+        raise self._missing("render")
 
     def is_complete(self, puzzle: Puzzle) -> bool:
         """True when every cell is filled (the 'puzzle' is a candidate solution)."""
-        raise NotImplementedError
+        raise self._missing("is_complete")
 
     def as_solution(self, puzzle: Puzzle) -> Any:
         """A complete puzzle read as a solution, for ``csolve validate``."""
-        raise NotImplementedError
+        raise self._missing("as_solution")
 
     # --- tactics and explanations (csolve explain / hint / rate) ---------------------------
     #: tactics (rule names) in order of difficulty: what explain/rate try, easiest first

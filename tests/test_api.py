@@ -314,3 +314,18 @@ def test_the_callers_puzzles_are_left_as_they_are_and_results_compare():
     again = csolve.solve("sudoku", third)[0]
     assert alone != again and alone == alone and len({alone, again, alone}) == 2
     assert third in [batch[3]] and len({third, batch[3]}) == 1
+
+
+def test_a_method_a_plugins_type_lacks_is_named():
+    """What the command prints as an internal error names the type, its class and the
+    method, so that the plugin's author knows what to write."""
+    from csolve.puzzle import PuzzleType
+
+    class Half(PuzzleType):
+        name = "half"
+
+    for method, args in (("decode", (None, None)), ("validate", (None, None)),
+                         ("parse", ("", "<t>"))):
+        with pytest.raises(NotImplementedError, match=rf"puzzle type 'half' \(.*Half\) does "
+                                                      rf"not implement PuzzleType\.{method}"):
+            getattr(Half(), method)(*args)
