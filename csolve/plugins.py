@@ -74,8 +74,12 @@ def report_failure(plugin_name: str, what: str, error: BaseException) -> None:
         if key in _reported:
             return
         _reported.add(key)
-    msg = str(error).strip().splitlines()
-    detail = f"{type(error).__name__}: {msg[0]}" if msg else type(error).__name__
+    # every line of the message, on one line: pluggy says *why* a hook is refused on its
+    # last line ("Argument(s) {'reg'} are declared in the hookimpl but ...")
+    msg = "; ".join(line.strip() for line in str(error).splitlines() if line.strip())
+    if len(msg) > 400:
+        msg = msg[:400] + "..."
+    detail = f"{type(error).__name__}: {msg}" if msg else type(error).__name__
     hint = "" if debug_enabled() else " (CSOLVE_DEBUG=1 shows the traceback)"
     sys.stderr.write(f"csolve: warning: {describe(plugin_name)} {what}: {detail}; "
                      f"skipped{hint}\n")
@@ -198,7 +202,12 @@ def collect_named(hook_name: str, what: str) -> tuple[dict[str, tuple[Any, str]]
     found: dict[str, tuple[Any, str]] = {}
     owners: dict[str, list[str]] = {}
     for item, plugin in _collect(hook_name):
-        name = item.name
+        name = getattr(item, "name", None)
+        if isinstance(item, type) or not isinstance(name, str) or not name:
+            report_failure(plugin, f"failed in {hook_name}", TypeError(
+                f"it registered {item!r}: register an instance with a name, "
+                f"register(MyType()), not a class or a nameless object"))
+            continue
         owners.setdefault(name, [])
         if plugin not in owners[name]:
             owners[name].append(plugin)

@@ -147,6 +147,59 @@ def test_a_hook_csolve_does_not_have_unloads_that_plugin_only(site, capsys):
     assert "typo" not in [p.name for p in plugins.list_plugins()]
 
 
+WRONG_ARGUMENT = """
+from csolve.hookspecs import hookimpl
+
+
+@hookimpl
+def csolve_register_puzzles(reg):
+    pass
+"""
+
+
+def test_a_hook_with_a_wrong_argument_name_says_which(site, capsys):
+    """pluggy says why it refuses a hook implementation on the last line of its message:
+    the one-line warning keeps it."""
+    install(site, "brokenplug", {"argname": WRONG_ARGUMENT})
+    from csolve.puzzle import all_puzzle_types
+
+    assert "sudoku" in all_puzzle_types()
+    (line,) = warnings(capsys.readouterr().err)
+    assert "'argname'" in line and "csolve_register_puzzles" in line
+    assert "Argument(s) {'reg'} are declared in the hookimpl but can not be found" in line
+
+
+REGISTERS_A_CLASS = """
+from csolve.hookspecs import hookimpl
+from csolve_sudoku.plugin import Sudoku
+
+
+class Mine(Sudoku):
+    name = "mine"
+
+
+class Nameless(Sudoku):
+    name = ""
+
+
+@hookimpl
+def csolve_register_puzzles(register):
+    register(Mine)
+    register(Nameless())
+"""
+
+
+def test_registering_a_class_or_a_nameless_type_is_said(site, capsys):
+    install(site, "brokenplug", {"klass": REGISTERS_A_CLASS})
+    from csolve.puzzle import all_puzzle_types
+
+    types = all_puzzle_types()
+    assert "sudoku" in types and "mine" not in types and "" not in types
+    lines = warnings(capsys.readouterr().err)
+    assert len(lines) == 1 and "'klass'" in lines[0]  # once per plugin and stage
+    assert "register an instance with a name, register(MyType()), not a class" in lines[0]
+
+
 def test_a_name_registered_twice_is_an_error_naming_both(site, capsys):
     install(site, "brokenplug", {"dupe": SAME_NAME})
     from csolve.backends import get_backend
