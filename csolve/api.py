@@ -188,6 +188,11 @@ class Solver:
         from csolve.backends import get_backend
         from csolve.solver import SolveOptions
 
+        misplaced = sorted(set(backend_options) & {"on_solution", "progress", "ctrl"})
+        if misplaced:  # else "backend 'serial' has no option 'on_solution'"
+            raise TypeError(f"{', '.join(misplaced)}: arguments of Solver.iter_solve "
+                            "(csolve.Solver(kind, ...).iter_solve(puzzles, on_solution=...)), "
+                            "not of a solve")
         self.puzzle_type = puzzle_type(kind)
         self.format = format
         self.box = box

@@ -138,7 +138,13 @@ def get_plugin_manager() -> pluggy.PluginManager:
 
                 return importlib.import_module(CORE_MODULE)
 
-            for ep in _entry_points():
+            eps = _entry_points()
+            unknown = sorted((names or set()) - {ep.name for ep in eps} - {CORE})
+            if unknown:  # a misspelt name would load nothing, without a word
+                sys.stderr.write(f"csolve: warning: CSOLVE_LOAD_PLUGINS names "
+                                 f"{', '.join(map(repr, unknown))}, which no installed plugin "
+                                 f"is (installed: {', '.join(sorted(e.name for e in eps))})\n")
+            for ep in eps:
                 dist = getattr(ep, "dist", None)
                 _dists[ep.name] = dist if dist is not None else ("unknown distribution", "")
                 if ep.value == CORE_MODULE:  # registered below under its own name

@@ -253,6 +253,17 @@ def test_the_core_is_always_loaded(site, monkeypatch):
     assert all_puzzle_types() == {} and get_backend("serial").name == "serial"
 
 
+def test_a_plugin_name_no_plugin_has_is_a_warning(site, monkeypatch, capsys):
+    monkeypatch.setenv("CSOLVE_LOAD_PLUGINS", "sudoku,sudokku")
+    plugins.reset()
+    from csolve.puzzle import all_puzzle_types
+
+    assert set(all_puzzle_types()) == {"sudoku"}
+    (line,) = warnings(capsys.readouterr().err)
+    assert "CSOLVE_LOAD_PLUGINS names 'sudokku', which no installed plugin is" in line
+    assert "sudoku" in line.split("installed: ")[1]
+
+
 def program(site: Path, *args: str, debug: bool = False) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items()
            if k not in ("CSOLVE_LOAD_PLUGINS", "CSOLVE_DEBUG")}
