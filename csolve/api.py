@@ -170,8 +170,8 @@ class Solver:
     """Solves puzzles of one type with fixed options; reuse it (kernels load once).
 
     ``backend`` and ``workers`` (0: one per core for a parallel backend) say how searches
-    are shared; ``limit`` is how many solutions to find (default 1) or, with ``count``, the
-    number to count up to (default: all); ``timeout`` is seconds per puzzle; ``engine``,
+    are shared; ``limit`` is how many solutions to find (default 1; 0: all, at most
+    1,000 kept) or, with ``count``, the number to count up to (default: all); ``timeout`` is seconds per puzzle; ``engine``,
     ``rules`` and ``tactics`` choose the search (see ``csolve list-engines``,
     ``list-rules``, ``list-tactics``); ``format`` forces an input format and ``box`` a box
     shape ("2x3"); ``escalate_after`` is the depth-first nodes before the learning engine
@@ -206,12 +206,14 @@ class Solver:
             raise OptionError("escalate_after must be 0 (never) or more nodes, got "
                               f"{escalate_after}")
         rule_names = self._rules(_names(rules), _names(tactics, "tactics"), engine)
-        mode_limit = (limit or 0) if count else (limit or 1)
+        # 0 is "no limit" as on the command line (--limit 0, --all): every solution, of
+        # which solve keeps MAX_KEPT
+        mode_limit = (limit or 0) if count else (1 if limit is None else limit)
         self.options: SolveOptions = SolveOptions(
             limit=mode_limit, backend=be.name,
             workers=workers or (cores() if be.parallel else 1),
             timeout=timeout or None, rules=rule_names, engine=engine,
-            keep=1 if count else min(mode_limit, MAX_KEPT),  # solve(limit=N) hands them back
+            keep=1 if count else min(mode_limit or MAX_KEPT, MAX_KEPT),  # handed back
             backend_options=be.check_options(backend_options),
             escalate_after=escalate_after)
         self.counting = count

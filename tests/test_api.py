@@ -333,3 +333,16 @@ def test_a_method_a_plugins_type_lacks_is_named():
         with pytest.raises(NotImplementedError, match=rf"puzzle type 'half' \(.*Half\) does "
                                                       rf"not implement PuzzleType\.{method}"):
             getattr(Half(), method)(*args)
+
+
+def test_limit_0_finds_every_solution_as_the_command_line_does():
+    """``limit=0`` is "no limit" in solve as ``--limit 0`` / ``--all`` is: every solution,
+    each validated, and the same number the command line prints."""
+    from .helpers import run_cli
+
+    (r,) = csolve.solve("sudoku", "2.....3.........", limit=0)
+    assert r.status is csolve.Status.MULTIPLE and r.exact and r.count == len(r.solutions) > 1
+    assert all(csolve.validate("sudoku", s, against=r.puzzle) == [] for s in r.solutions)
+    assert len({tuple(s) for s in r.solutions}) == r.count
+    code, out, _ = run_cli("solve", "sudoku", "2.....3.........", "--all", "--output", "line")
+    assert code == 0 and len(out.split()) == r.count
