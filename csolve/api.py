@@ -170,12 +170,13 @@ class Solver:
     """Solves puzzles of one type with fixed options; reuse it (kernels load once).
 
     ``backend`` and ``workers`` (0: one per core for a parallel backend) say how searches
-    are shared; ``limit`` is how many solutions to find (default 1; 0: all, at most
-    1,000 kept) or, with ``count``, the number to count up to (default: all); ``timeout`` is seconds per puzzle; ``engine``,
-    ``rules`` and ``tactics`` choose the search (see ``csolve list-engines``,
-    ``list-rules``, ``list-tactics``); ``format`` forces an input format and ``box`` a box
-    shape ("2x3"); ``escalate_after`` is the depth-first nodes before the learning engine
-    takes a hard puzzle over (None: by the grid's size, as ``csolve solve`` does; 0: never);
+    are shared; ``limit`` is how many solutions to find (default 1; 0: all, at most 1,000
+    kept) or, with ``count``, the number to count up to (default: all); ``timeout`` is
+    seconds per puzzle; ``engine``, ``rules`` and ``tactics`` choose the search (see
+    ``csolve list-engines``, ``list-rules``, ``list-tactics``); ``format`` forces an input
+    format and ``box`` a box shape ("2x3"); ``escalate_after`` is the depth-first nodes
+    before the learning engine takes a hard puzzle over (None: by the grid's size, as
+    ``csolve solve`` does; 0: never);
     other keyword arguments are the backend's options (``csolve list-backends``).
     """
 
@@ -255,7 +256,8 @@ class Solver:
                    on_solution: Callable[[Puzzle, Any], None] | None = None,
                    progress: Callable[[int], None] | None = None,
                    ctrl: np.ndarray | None = None) -> Iterator[Result]:
-        """Results in input order as they finish. ``on_solution(puzzle, solution)`` is
+        """Results in input order as they are final (a batch's puzzles when the batch
+        ends, a puzzle searched alone when it is done). ``on_solution(puzzle, solution)`` is
         called with every solution as it is found (then each puzzle is searched alone);
         ``progress(k)`` is told how many puzzles are done; setting ``ctrl[0]`` (a stop
         flag) from another thread stops every worker."""

@@ -260,6 +260,20 @@ class ResultBlock(Sequence[Result]):
         self.exact[k] = result.exact
         self.ends[k] = result.end
 
+    def part(self, start: int, stop: int) -> ResultBlock:
+        """Puzzles ``start:stop`` as a block of their own, its columns sliced (no
+        :class:`Result` made): what a run hands out before its later puzzles are done."""
+        block = ResultBlock(
+            self.puzzle_type, self.puzzles[start:stop], statuses=self.statuses[start:stop],
+            counts=self.counts[start:stop], exact=self.exact[start:stop],
+            first_solutions=None if self._first is None else self._first[start:stop],
+            ends=self.ends[start:stop], engine=self.engine, backend=self.backend,
+            counters=self._counters[start:stop], seconds=self._seconds[start:stop])
+        block._results = {k - start: r for k, r in self._results.items() if start <= k < stop}
+        if self._decoded is not None:
+            block._decoded = self._decoded[start:stop]
+        return block
+
     def answered(self, k: int) -> Result | None:
         """The :class:`Result` put for puzzle ``k``, if one was."""
         return self._results.get(k)

@@ -121,7 +121,7 @@ def solve_blocks(ptype: PuzzleType, puzzles: Sequence[Puzzle],
         if on_solution is not None:
             yield from run.stream(on_solution)
         else:
-            yield run.solve()
+            yield from run.solve()
 
 
 class _Run:
@@ -159,8 +159,13 @@ class _Run:
             self._told(k + 1)
             yield ResultBlock.of([r])
 
-    def solve(self) -> ResultBlock:
-        """Step 1 for every puzzle at once, then steps 2 and 3 for those that need them."""
+    def solve(self) -> Iterator[ResultBlock]:
+        """Step 1 for every puzzle at once, then steps 2 and 3 for those that need them.
+
+        The results come in input order as soon as they are final: the puzzles the batch
+        settled up to the first one it gave up, then each given-up puzzle once a backend or
+        the learning engine has answered it, with the settled ones after it (one block when
+        the batch settles them all)."""
         opts = self.options
         serial = self.backend.name == "serial"
         escalate = (escalate_budget(self.model.n_cells, opts.escalate_after)
@@ -176,7 +181,11 @@ class _Run:
             budget = escalate if serial else _min_positive(opts.probe_nodes, escalate)
             results, given_up = self._batch(budget)
         done = len(self.puzzles) - len(given_up)
+        ready = 0  # results[:ready] are out
         for k in given_up:
+            if k > ready:
+                yield self._final(results, ready, k)
+                ready = k
             puzzle = self.puzzles[k]
             model = self.model.with_init(self.inits[k])
             first = results[k]
@@ -192,16 +201,22 @@ class _Run:
             results.put(k, first)
             done += 1
             self._told(done)
-        if opts.keep > 1:
-            self._keep_more(results)
-        return results
+        yield self._final(results, ready, len(self.puzzles))
 
-    def _keep_more(self, results: ResultBlock) -> None:
+    def _final(self, results: ResultBlock, start: int, stop: int) -> ResultBlock:
+        """Puzzles ``start:stop`` as they go out: with every solution they are to keep."""
+        if self.options.keep > 1:
+            self._keep_more(results, start, stop)
+        if start == 0 and stop == len(results):
+            return results
+        return results.part(start, stop)
+
+    def _keep_more(self, results: ResultBlock, start: int, stop: int) -> None:
         """Search again, keeping up to ``keep`` solutions, each puzzle found to have more
         than the one the batch kernel kept (most puzzles of a file have one: they stay on
         the batch path)."""
         opts = self.options
-        for k in [k for k, found in enumerate(results.counts) if found > 1]:
+        for k in [k for k in range(start, stop) if results.counts[k] > 1]:
             first = results[k]
             if len(first.solutions) >= min(first.count, opts.keep) or self.ctrl[abi.CTRL_STOP]:
                 continue

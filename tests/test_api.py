@@ -346,3 +346,29 @@ def test_limit_0_finds_every_solution_as_the_command_line_does():
     assert len({tuple(s) for s in r.solutions}) == r.count
     code, out, _ = run_cli("solve", "sudoku", "2.....3.........", "--all", "--output", "line")
     assert code == 0 and len(out.split()) == r.count
+
+
+def test_iter_solve_hands_out_the_settled_puzzles_before_a_long_search():
+    """With a sharing backend, the puzzles the batch settles before one it gives up come
+    out before that one's search ends: the consumer sees them while it still runs (an
+    event, not a clock: the long search is stopped only once they were seen)."""
+    import threading
+
+    ctrl = csolve.new_ctrl()
+    seen_first = threading.Event()
+    # (a time limit only so that a broken stream fails instead of counting for ever)
+    solver = csolve.Solver("sudoku", count=True, backend="work-stealing", workers=2,
+                           timeout=60)
+    out = []
+    for r in solver.iter_solve([str(PUZZLES / "sudoku" / "9x9-hard.txt"), "." * 81,
+                                str(PUZZLES / "sudoku" / "4x4.txt")], ctrl=ctrl):
+        out.append(r)
+        if len(out) == 5:  # the file's five, before the empty grid's count has ended
+            assert not seen_first.is_set()
+            seen_first.set()
+            ctrl[0] = 1  # now stop the count of the empty grid
+    assert seen_first.is_set()
+    assert [r.status for r in out[:5]] == [csolve.Status.SOLVED] * 5
+    for r in out[:5]:
+        assert csolve.validate("sudoku", r.solution, against=r.puzzle) == []
+    assert out[5].status is csolve.Status.INTERRUPTED and not out[5].exact
