@@ -404,6 +404,53 @@ def test_a_rule_that_never_settles_is_named_not_a_hang(site, monkeypatch, capsys
                           "CHANGED without taking a candidate away")
 
 
+UNTYPABLE_RULES = """
+from csolve.hookspecs import hookimpl
+from csolve.kernels.bits import kernel
+from csolve.kernels.state import NO_CHANGE
+
+
+def _helper(x):  # plain Python: numba cannot call it from a kernel
+    return x
+
+
+@kernel
+def undefined_call(cand, m, ws):
+    n = no_such_function(3)
+    return NO_CHANGE
+
+
+@kernel
+def plain_call(cand, m, ws):
+    n = _helper(3)
+    return NO_CHANGE
+
+
+@hookimpl
+def csolve_register_rules(register):
+    from csolve.rules import Rule
+
+    register(Rule("undef", "brokenplug_untypable:undefined_call", "an undefined name"))
+    register(Rule("plain", "brokenplug_untypable:plain_call", "a Python function call"))
+"""
+
+
+@pytest.mark.parametrize("rule, why", [
+    ("undef", "NameError: name 'no_such_function' is not defined"),
+    ("plain", "Untyped global name '_helper'"),
+])
+def test_a_kernel_numba_gives_no_line_for_is_named_by_its_path(site, rule, why):
+    """An undefined name or a plain Python function stops numba before it has a line to
+    point at: the message names the rule's kernel, in plain text (no terminal colours)."""
+    install(site, "brokenplug", {"untypable": UNTYPABLE_RULES})
+    r = program(site, "solve", "sudoku", HARD, "--rules", f"elimination,{rule}")
+    err = r.stderr.splitlines()[-1]
+    assert r.returncode == 4 and "\x1b" not in err and "Traceback" not in r.stderr
+    kernel = {"undef": "undefined_call", "plain": "plain_call"}[rule]
+    assert err.startswith(f"csolve: error: kernel brokenplug_untypable:{kernel} does not "
+                          f"compile: {why}")
+
+
 DEFERRED = """
 from csolve.hookspecs import hookimpl
 from csolve.puzzle import DeferredPuzzleType

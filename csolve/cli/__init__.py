@@ -190,13 +190,33 @@ def _kernel_failure(e: BaseException) -> str | None:
     skip = (os.path.dirname(numba.__file__), str(cache_dir()))
     places = [(f, n) for f, n in re.findall(r"of [^\n]*? at (\S+\.py) \((\d+)\)", text)
               if not f.startswith(skip) and "csolve_kernels_" not in f]
-    if not places:
-        return None
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     why = next((ln for ln in lines if not ln.startswith("Failed in")), type(e).__name__)
     call = next((ln[3:].strip() for ln in lines if ln.startswith(">>>")), "")
-    file, line = places[0]
-    return f"{file}:{line}: a kernel does not compile: {why[:160]}{' ' + call if call else ''}"
+    if places:
+        file, line = places[0]
+        where = f"{file}:{line}: a kernel"
+    else:  # numba names no line (an undefined name): the kernel it could not type
+        kernel = _failed_kernel(re.findall(r"CPUDispatcher\(<function (\w+) at", text))
+        if kernel is None:
+            return None
+        where = f"kernel {kernel}"
+    return f"{where} does not compile: {why[:160]}{' ' + call if call else ''}"
+
+
+def _failed_kernel(functions: list[str]) -> str | None:
+    """The registered rule or engine (``module:function``) among the functions numba was
+    typing, innermost first; None when none of them is one."""
+    from csolve.engines import all_engines
+    from csolve.rules import all_rules
+
+    paths = [r.kernel for r in all_rules().values()]
+    paths += [e.kernel for e in all_engines().values()]
+    for name in functions:  # numba reports the innermost call first
+        found = [p for p in paths if p.endswith(":" + name)]
+        if found:
+            return found[0]
+    return None
 
 
 def _one_line(e, mod) -> str:
