@@ -92,8 +92,11 @@ def with_engine(model: Model, name: str | None) -> Model:
         return model.with_engine("")
     engine = get_engine(name)
     if engine.fits is not None and not engine.fits(model):
+        own = (f" (this puzzle also has the constraint rule(s) "
+               f"{', '.join(model.constraint_rules)}, which it does not run)"
+               if model.constraint_rules else "")
         raise UnknownNameError(f"engine {name!r} cannot search this puzzle; it searches "
-                               f"{engine.models or 'other models'}")
+                               f"{engine.models or 'other models'}{own}")
     return model.with_engine(name)
 
 

@@ -94,6 +94,8 @@ def test_the_learning_engine_refuses_constraint_rules(capsys, monkeypatch, kind)
     code, _out, err = run(capsys, monkeypatch, "solve", kind, str(FILES[kind]),
                           "--engine", "learning")
     assert code == 2 and "cannot search this puzzle" in err
+    rule = {"kakuro": "kakuro-sum", "str8ts": "str8ts-straight"}[kind]
+    assert f"has the constraint rule(s) {rule}, which it does not run" in err
     assert len(err.strip().splitlines()) == 1
 
 
