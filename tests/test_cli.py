@@ -79,7 +79,7 @@ def test_escalate_after_option(capsys, sudoku, escalate, moved):
     """Two of the bundled evil 16x16 puzzles need more than the default budget of
     depth-first nodes and move to the learning engine; ``--escalate-after 0`` (never) or a
     budget above their needs keeps them on depth-first search."""
-    path = str(PUZZLES / "sudoku" / "16x16-generated-evil.txt")
+    path = str(PUZZLES / "sudoku" / "16x16-generated-minimal.txt")
     extra = [] if escalate is None else ["--escalate-after", escalate]
     code, out, _ = run(capsys, "solve", "sudoku", path, "--output", "json", *extra)
     assert code == 0

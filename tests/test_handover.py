@@ -25,7 +25,7 @@ SHARING = [pytest.param(n, marks=pytest.mark.slow) if n == "ray" else n  # tests
 
 @pytest.fixture(scope="module")
 def evil(sudoku):
-    path = PUZZLES / "sudoku" / "9x9-generated-evil.txt"
+    path = PUZZLES / "sudoku" / "9x9-generated-minimal.txt"
     return sudoku.parse(path.read_text(), str(path))
 
 
@@ -86,7 +86,7 @@ def test_on_one_core_the_learning_engine_takes_over_as_one_search(sudoku):
     as the engine's alone."""
     backend, searches, options = TAKEOVER_ONE_CORE
     assert (backend, searches, options) == ("serial", 1, {})
-    path = PUZZLES / "sudoku" / "16x16-generated-evil.txt"
+    path = PUZZLES / "sudoku" / "16x16-generated-minimal.txt"
     puzzles = sudoku.parse(path.read_text(), str(path))
     moved = 0
     for p in puzzles:
@@ -186,7 +186,7 @@ def test_a_negative_depth_first_budget_is_refused():
 def test_the_one_core_take_over_can_be_chosen(sudoku):
     """``SolveOptions.takeover`` names another way to take a puzzle over on one core (what
     benchmarks/bench_heavy_tail.py --takeovers compares): here two interleaved searches."""
-    path = PUZZLES / "sudoku" / "16x16-generated-evil.txt"
+    path = PUZZLES / "sudoku" / "16x16-generated-minimal.txt"
     moved = 0
     for p in sudoku.parse(path.read_text(), str(path)):
         r = solve_one(sudoku, p, SolveOptions(takeover=("interleave", 2, {"probe": "0"})))

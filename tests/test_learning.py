@@ -141,7 +141,7 @@ def test_every_backend_counts_the_empty_4x4_and_a_9x9(sudoku, backend, workers):
 def test_interleaved_searches_cut_a_lone_node_on_one_thread(sudoku):
     """On ``interleave`` the idle search asks the busy one, which holds the single node it
     is searching, to cut it in two; the answers are those of one search alone."""
-    path = PUZZLES / "sudoku" / "16x16-generated-evil.txt"
+    path = PUZZLES / "sudoku" / "16x16-generated-minimal.txt"
     puzzles = sudoku.parse(path.read_text(), str(path))
     alone = list(solve_puzzles(sudoku, puzzles, SolveOptions(limit=2, engine=LEARNING)))
     handed = 0
@@ -166,7 +166,7 @@ def test_unsolvable_and_limit_two(sudoku):
     assert all(sudoku.validate(q, s) == [] for s in r.solutions)
 
 
-@pytest.mark.parametrize("name", ["16x16.txt", "16x16-generated-evil.txt", "25x25.txt",
+@pytest.mark.parametrize("name", ["16x16.txt", "16x16-generated-minimal.txt", "25x25.txt",
                                   "25x25-generated.txt"])
 def test_bundled_large_puzzles_are_unique_and_valid(sudoku, name):
     path = PUZZLES / "sudoku" / name
