@@ -35,7 +35,7 @@ _OUTPUT = ("pretty (terminal default), line (pipe default), json (one object per
 _WAIT = "message-passing: how an idle worker waits."
 _BACKEND = ("Search backend: serial (the default), locked-pool, coarse-lock, message-passing, "
             "work-stealing, static-partition, path-stack, interleave, process-pool, "
-            "conflict-lock, or one a plugin adds (see list-backends).")
+            "conflict-lock, ray (the ray extra), or one a plugin adds (see list-backends).")
 Wait = StrEnum("Wait", [("spin", "spin"), ("yield", "yield"), ("condvar", "condvar")])
 _RULES = "Propagation rules, comma-separated, in the order they are tried (see list-rules)."
 _ESCALATE = ("Nodes the puzzle's own search spends before a hard puzzle moves to the "
