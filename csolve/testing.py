@@ -88,7 +88,11 @@ def check_round_trip(ptype: PuzzleType, text: str) -> Sequence[Puzzle]:
     for p in puzzles:
         line = ptype.format_line(p, None)
         assert "\n" not in line, f"{p.where}: format_line wrote more than one line"
-        back = _parse(ptype, line, "<format_line>")
+        try:
+            back = _parse(ptype, line, "<format_line>")
+        except Exception as e:  # the plugin's parser refuses its own writer's line
+            raise AssertionError(f"{p.where}: format_line wrote {line!r}, which parse "
+                                 f"refuses: {type(e).__name__}: {e}") from e
         assert len(back) == 1, f"{p.where}: format_line reads back as {len(back)} puzzles"
         (q,) = back
         assert ptype.format_line(q, None) == line, f"{p.where}: format_line is not stable"
@@ -239,6 +243,11 @@ def check_input_error(ptype: PuzzleType, text: str, expect: str | None = None) -
     return lines[0]
 
 
+def _not_loaded(entry_point: str) -> str:
+    return (f"no entry point {entry_point!r} in the csolve group was loaded (is the package "
+            "installed, and its entry point named so?)")
+
+
 def check_light_entry_point(entry_point: str) -> None:
     """With only the core and this entry point loaded, ``csolve --help`` runs without
     importing numpy or numba (hooks import the heavy modules when they are called)."""
@@ -248,14 +257,15 @@ def check_light_entry_point(entry_point: str) -> None:
         "sys.argv = ['csolve', '--help']\n"
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
         "from csolve.plugins import get_plugin_manager\n"
-        f"assert get_plugin_manager().get_plugin({entry_point!r}) is not None, 'not loaded'\n"
+        f"assert get_plugin_manager().get_plugin({entry_point!r}) is not None, "
+        f"{_not_loaded(entry_point)!r}\n"
         "heavy = [m for m in ('numpy', 'numba') if m in sys.modules]\n"
         "sys.stderr.write('HEAVY ' + ','.join(heavy) + '\\n')\n"
     )
     env = {**os.environ, "CSOLVE_LOAD_PLUGINS": f"core,{entry_point}"}
     r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                        timeout=120)
-    assert r.returncode == 0, r.stderr
+    assert r.returncode == 0, r.stderr.strip().splitlines()[-1] if r.stderr.strip() else r
     heavy = r.stderr.rsplit("HEAVY ", 1)[-1].strip()
     assert heavy == "", f"csolve --help with {entry_point!r} imports {heavy}"
 

@@ -113,3 +113,22 @@ def test_the_kit_catches_a_broken_plugin(tmp_path, monkeypatch):
 def test_light_entry_point_check_names_what_it_loaded():
     with pytest.raises(AssertionError, match="not loaded"):
         check_light_entry_point("no-such-plugin")
+
+
+def test_the_kit_says_what_is_wrong_in_a_plugins_words():
+    """A name no entry point has, and a writer whose line the reader refuses, are said as
+    such, not as a bare assertion or the plugin's own exception."""
+    from csolve_sudoku.plugin import Sudoku
+
+    from csolve.testing import check_round_trip
+
+    with pytest.raises(AssertionError, match="no entry point 'nonexistent' in the csolve group"):
+        check_light_entry_point("nonexistent")
+
+    class Unreadable(Sudoku):
+        def format_line(self, puzzle, solution):
+            return "#" * 5  # nothing the reader takes
+
+    with pytest.raises(AssertionError, match=r"format_line wrote '#####', which parse "
+                                             r"refuses: PuzzleInputError"):
+        check_round_trip(Unreadable(), "2.....3......4.1\n")
