@@ -198,6 +198,8 @@ class Solver:
         self.format = format
         self.box = box
         _check_numbers(workers=workers, limit=limit, escalate_after=escalate_after)
+        if not isinstance(count, bool):
+            raise TypeError(f"count is True or False, not {type(count).__name__}")
         self.backend = be = get_backend(backend)
         _check_workers(workers)
         if limit is not None and limit < 0:

@@ -185,6 +185,7 @@ def test_a_puzzle_of_another_type_is_an_input_error(call):
     (lambda: csolve.generate("sudoku", size=6, box=(2, 3)), TypeError, "box is text"),
     (lambda: csolve.solve("sudoku", HARD, format=3), TypeError, "format is text"),
     (lambda: csolve.solve("sudoku", HARD, rules=[1, 2]), TypeError, "rules are names"),
+    (lambda: csolve.solve("sudoku", HARD, count="yes"), TypeError, "count is True or False"),
     (lambda: csolve.solve("sudoku", HARD, on_solution=print), TypeError,
      "on_solution: arguments of Solver.iter_solve"),
     (lambda: csolve.count("sudoku", HARD, progress=print), TypeError,
