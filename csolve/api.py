@@ -66,6 +66,7 @@ def read(kind: str | PuzzleType, puzzles: Any, format: str | None = None,
                                                     | tuple | PuzzleBatch):
         raise TypeError(f"puzzles are text, a path, Puzzle objects or a list of those, not "
                         f"{type(puzzles).__name__}")
+    theirs = box is not None  # the caller's own puzzles, copied before a box is set on them
     if isinstance(puzzles, PuzzleBatch):
         parts: list[Sequence[Puzzle]] = [_of_kind(ptype, puzzles)]
     else:
@@ -76,19 +77,29 @@ def read(kind: str | PuzzleType, puzzles: Any, format: str | None = None,
                 parts.append((_of_kind(ptype, item),))
             elif isinstance(item, str | os.PathLike):
                 parts.append(read_argument(ptype, item, format))
+                theirs = False if len(items) == 1 else theirs
             else:
                 raise TypeError(f"a puzzle is text, a path or a Puzzle, not "
                                 f"{type(item).__name__}")
     out: Sequence[Puzzle]
-    if len(parts) == 1 and isinstance(parts[0], PuzzleBatch) and parts[0].start == 0:
+    if len(parts) == 1 and isinstance(parts[0], PuzzleBatch) and parts[0].start == 0 \
+            and not theirs:
         out = parts[0]  # numbered from 0 already
     else:
         # numbered in this input's order; the caller's own Puzzle objects stay as they are
-        out = [p if p.index == i else replace(p, index=i)
+        # (with a box to set, each puzzle is a copy with its own meta and data)
+        out = [_own_copy(p, i) if theirs else p if p.index == i else replace(p, index=i)
                for i, p in enumerate(p for part in parts for p in part)]
     if not out:
         raise PuzzleInputError("<input>", None, None, "no puzzle found")
     return ptype.with_box(out, box) if box else out
+
+
+def _own_copy(puzzle: Puzzle, index: int) -> Puzzle:
+    """``puzzle`` numbered ``index``, sharing nothing a box shape is written into."""
+    import copy
+
+    return replace(puzzle, index=index, meta=dict(puzzle.meta), data=copy.copy(puzzle.data))
 
 
 def _of_kind(ptype: PuzzleType, puzzles: Any) -> Any:
@@ -271,9 +282,10 @@ class Solver:
                     on_solution: Callable[[Puzzle, Any], None] | None = None,
                     progress: Callable[[int], None] | None = None,
                     ctrl: np.ndarray | None = None) -> Iterator[ResultBlock]:
-        """:meth:`iter_solve`'s results a run of same-shaped puzzles at a time, each a
-        :class:`~csolve.outcome.ResultBlock`: a sequence of results kept as columns, for
-        output written in bulk."""
+        """:meth:`iter_solve`'s results a part of a run of same-shaped puzzles at a time,
+        each a :class:`~csolve.outcome.ResultBlock`: a sequence of results kept as columns,
+        for output written in bulk (a run splits where a puzzle goes on to a backend or the
+        learning engine)."""
         from csolve.kernels.abi import CTRL_SIZE
         from csolve.puzzle import PuzzleBatch
         from csolve.solver import solve_blocks

@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from enum import IntEnum
 
-#: characters of one word (a run without spaces) an input error quotes: a 200,000-character
-#: token in a file made an error line of 200 KB
-LONGEST_WORD = 80
+#: characters of one word (a run without spaces) an error line quotes whole: a 200,000-character
+#: token in a file made an error line of 200 KB, while a file's path (a word too, at the
+#: start of the line) must stay whole
+LONGEST_WORD = 300
 _LONG_WORD = re.compile(r"\S{" + str(LONGEST_WORD + 1) + ",}")
 
 

@@ -91,11 +91,14 @@ def json_text(value: Any) -> str:
 
 
 def _json_int(text: str) -> int:
-    """A JSON integer, capped as :func:`number_value` caps a token (a 5,000-digit one is out
-    of range where it is read, not a conversion error)."""
-    negative = text.startswith("-")
-    value = number_value(text.lstrip("-"))
-    return -value if negative else value
+    """A JSON integer as it is (an ``id`` of 20 digits goes back out unchanged); one Python
+    will not convert (thousands of digits) capped as :func:`number_value` caps a token, so
+    that it is out of range where it is read, not a conversion error."""
+    try:
+        return int(text)
+    except ValueError:
+        value = number_value(text.lstrip("-"))
+        return -value if text.startswith("-") else value
 
 
 #: the fields of a ``csolve generate --output json`` record: a record with others, for a type

@@ -43,10 +43,14 @@ def check_settled(ws: Any, model: Model) -> None:
     if bad:
         from csolve.errors import RuleError
 
-        rule = model.rules[bad - 1] if bad <= len(model.rules) else "?"
-        raise RuleError(f"rule {rule!r} ({kernel_paths((rule,))[0]}) kept returning CHANGED "
-                        "without taking a candidate away, so propagation never settles: a "
-                        "rule returns NO_CHANGE when it removes nothing (docs/plugin-api.md)")
+        if bad <= len(model.rules):
+            rule = model.rules[bad - 1]
+            named = f"rule {rule!r} ({kernel_paths((rule,))[0]})"
+        else:
+            named = "a rule"
+        raise RuleError(f"{named} kept returning CHANGED without taking a candidate away, so "
+                        "propagation never settles: a rule returns NO_CHANGE when it removes "
+                        "nothing (docs/plugin-api.md)")
 
 
 def new_ctrl() -> np.ndarray:

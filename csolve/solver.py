@@ -103,8 +103,9 @@ def solve_blocks(ptype: PuzzleType, puzzles: Sequence[Puzzle],
                  on_solution: Callable[[Puzzle, Any], None] | None = None,
                  progress: Callable[[int], None] | None = None,
                  ctrl: np.ndarray | None = None) -> Iterator[ResultBlock]:
-    """Results in input order, a :class:`ResultBlock` per run of same-shaped puzzles (so
-    that output can be written in bulk).
+    """Results in input order, in :class:`ResultBlock` parts (so that output can be written
+    in bulk): a run of same-shaped puzzles is one block, or several when some of its puzzles
+    go on to a backend or the learning engine (each part goes out once it is final).
 
     ``on_solution(puzzle, solution)`` streams every solution (``--all``): each puzzle is
     then searched by the backend alone. ``progress(k)`` is told how many puzzles are done.

@@ -373,3 +373,16 @@ def test_iter_solve_hands_out_the_settled_puzzles_before_a_long_search():
     for r in out[:5]:
         assert csolve.validate("sudoku", r.solution, against=r.puzzle) == []
     assert out[5].status is csolve.Status.INTERRUPTED and not out[5].exact
+
+
+def test_a_box_given_to_read_leaves_the_callers_puzzles_alone():
+    batch = csolve.read("sudoku", str(PUZZLES / "sudoku" / "6x6.txt"))
+    p, q = batch[0], batch[1]
+    boxes = (p.meta.get("box"), q.meta.get("box"))
+    turned = csolve.read("sudoku", [p, q], box="3x2")
+    assert [t.meta["box"] for t in turned] == [(3, 2), (3, 2)]
+    assert (p.meta.get("box"), q.meta.get("box")) == boxes
+    assert csolve.read("sudoku", batch, box="3x2")[0].meta["box"] == (3, 2)
+    assert batch[0].meta.get("box") == boxes[0]
+    (r,) = csolve.solve("sudoku", p)  # still its own boxes
+    assert csolve.validate("sudoku", r.solution, against=p) == []

@@ -233,3 +233,23 @@ def test_explain_refuses_picture_and_grid_output(capsys):
         err = one_line_error(*run(capsys, "solve", "sudoku", "2.....3.........", "--explain",
                                   "--output", output)[::2])
         assert f"not {output}" in err and "csolve explain --output svg or html" in err
+
+
+def test_a_long_path_stays_whole_in_an_error_line(capsys, tmp_path):
+    """Only words far longer than a path are cut: the file and line stay readable."""
+    deep = tmp_path / ("a_rather_long_directory_name_for_puzzles" * 2) / "another_level"
+    deep.mkdir(parents=True)
+    f = deep / "bad-sudoku-file.txt"
+    f.write_text("12345\n")
+    err = one_line_error(*run(capsys, "solve", "sudoku", str(f))[::2])
+    assert f"{f}:1: a line holds 5 symbols" in err
+
+
+def test_a_long_json_integer_goes_back_out_unchanged(capsys, tmp_path):
+    """An id of 20 digits (more than a 64-bit integer) is passed through as it is."""
+    record = ('{"id": 12345678901234567890, "problem": "4 4\\n9 - 8 3\\n- 7 - -\\n'
+              '4 - - 9\\n- - - -\\n2 2 4 1\\n2 3 4 1\\n6 3 4 5\\n6 3 5 5"}\n')
+    path = write(tmp_path, record, "k.jsonl")
+    code, out, err = run(capsys, "solve", "killer", path, "--output", "line")
+    assert code == 0, err
+    assert json.loads(out.splitlines()[0])["id"] == 12345678901234567890

@@ -386,7 +386,7 @@ def csolve_register_rules(register):
 """
 
 
-@pytest.mark.parametrize("backend", ["serial", "locked-pool"])
+@pytest.mark.parametrize("backend", ["serial", "locked-pool", "conflict-lock", "path-stack"])
 def test_a_rule_that_never_settles_is_named_not_a_hang(site, monkeypatch, capsys, backend):
     """Propagation stops a rule that keeps saying CHANGED (it would loop inside the kernel,
     out of reach of --timeout and Ctrl-C) and the command names it: exit 4, one line."""

@@ -23,6 +23,7 @@ import numpy as np
 
 from csolve.backends.base import Backend, SearchJob, SearchOutcome
 from csolve.kernels.workspace import new_workspace
+from csolve.search import check_settled
 
 _ONE = np.uint64(1)
 
@@ -113,12 +114,19 @@ class ConflictLock(Backend):
             for k, c in enumerate(open_cells):  # equal shares, fewest candidates first
                 queues[k % n].append(c)
 
+        def propagated() -> bool:
+            """``S`` propagated to a fixpoint (False: a contradiction); a rule that never
+            settles raises RuleError rather than read as one."""
+            ok = bool(kern.propagate_root(S, m, ws))
+            check_settled(ws, job.model)
+            return ok
+
         def backtrack() -> bool:
             while trail:
                 snap, c, v = trail.pop()
                 S[:] = snap
                 S[c] &= ~v
-                if S[c] != 0 and kern.propagate_root(S, m, ws):
+                if S[c] != 0 and propagated():
                     return True
             return False
 
@@ -129,7 +137,7 @@ class ConflictLock(Backend):
         count, kept, reason = 0, [], "exhausted"
         epochs = 0
         try:
-            alive = bool(kern.propagate_root(S, m, ws))
+            alive = propagated()
             while alive:
                 if job.ctrl[0]:
                     reason = "stopped"
@@ -142,7 +150,7 @@ class ConflictLock(Backend):
                 start.wait()
                 end.wait()
                 epochs += 1
-                if not dead.is_set() and kern.propagate_root(S, m, ws) and all(
+                if not dead.is_set() and propagated() and all(
                         S[c] & (S[c] - _ONE) == 0 for c in range(ncell)):
                     count += 1
                     rows[0]["solutions"] += 1

@@ -18,6 +18,7 @@ import numpy as np
 from csolve.backends.base import PROBE_OPTION, choice, number
 from csolve.backends.threads import Team, ThreadedBackend, Worker
 from csolve.kernels import abi
+from csolve.search import check_settled
 
 _WAIT = 0.05  # seconds: upper bound on a condition wait (every event also notifies)
 
@@ -320,6 +321,7 @@ class PathStack(ThreadedBackend):
         first = team.workers[0].state
         root = team.job.model.init.copy()
         if not first.kernels.propagate_root(root, team.job.model.kernel, first.ws):
+            check_settled(first.ws, team.job.model)  # a rule that never settles says so
             root = team.job.model.init.copy()
         team.root = root
         team.paths = []

@@ -376,10 +376,10 @@ def _grid_puzzle(source: str, rows: list[tuple[int, str]], symbols: list[list[tu
                                    f"row {r + 1} holds {counted(len(row), 'symbol')}, expected {n}")
         for c, (col, sym) in enumerate(row):
             if alpha is None:
-                v = 0 if sym == "." else int(sym)
+                v = 0 if sym == "." else number_value(sym)
                 if v > n:
                     raise PuzzleInputError(source, no, col,
-                                           f"value {v} is out of range 0..{n}")
+                                           f"value {sym} is out of range 0..{n}")
             else:
                 v = alpha.value(sym)
                 if v is None or v > n:
