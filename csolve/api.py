@@ -66,18 +66,19 @@ def read(kind: str | PuzzleType, puzzles: Any, format: str | None = None,
                                                     | tuple | PuzzleBatch):
         raise TypeError(f"puzzles are text, a path, Puzzle objects or a list of those, not "
                         f"{type(puzzles).__name__}")
-    theirs = box is not None  # the caller's own puzzles, copied before a box is set on them
+    items = [puzzles] if isinstance(puzzles, str | os.PathLike | Puzzle | PuzzleBatch) \
+        else puzzles
+    # with a box to set, the caller's own puzzles are copied first (all but one text or path)
+    theirs = box is not None and not (len(items) == 1 and isinstance(items[0], str | os.PathLike))
     if isinstance(puzzles, PuzzleBatch):
         parts: list[Sequence[Puzzle]] = [_of_kind(ptype, puzzles)]
     else:
-        items = [puzzles] if isinstance(puzzles, str | os.PathLike | Puzzle) else puzzles
         parts = []
         for item in items:
             if isinstance(item, Puzzle):
                 parts.append((_of_kind(ptype, item),))
             elif isinstance(item, str | os.PathLike):
                 parts.append(read_argument(ptype, item, format))
-                theirs = False if len(items) == 1 else theirs
             else:
                 raise TypeError(f"a puzzle is text, a path or a Puzzle, not "
                                 f"{type(item).__name__}")
@@ -87,7 +88,6 @@ def read(kind: str | PuzzleType, puzzles: Any, format: str | None = None,
         out = parts[0]  # numbered from 0 already
     else:
         # numbered in this input's order; the caller's own Puzzle objects stay as they are
-        # (with a box to set, each puzzle is a copy with its own meta and data)
         out = [_own_copy(p, i) if theirs else p if p.index == i else replace(p, index=i)
                for i, p in enumerate(p for part in parts for p in part)]
     if not out:

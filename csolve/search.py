@@ -53,6 +53,15 @@ def check_settled(ws: Any, model: Model) -> None:
                         "nothing (docs/plugin-api.md)")
 
 
+def root_propagated(kernels: ModuleType, cand: np.ndarray, model: Model, ws: Any) -> bool:
+    """``cand`` propagated to a fixpoint in place (False: a contradiction), for a backend
+    that calls the kernel's ``propagate_root`` itself; a rule that never settles raises
+    RuleError rather than read as a contradiction."""
+    ok = bool(kernels.propagate_root(cand, model.kernel, ws))
+    check_settled(ws, model)
+    return ok
+
+
 def new_ctrl() -> np.ndarray:
     """A fresh control array (stop / want-work / skip flags) shared with running kernels."""
     return np.zeros(abi.CTRL_SIZE, dtype=np.int64)

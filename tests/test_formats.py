@@ -188,11 +188,10 @@ def test_grid_writer_of_every_type_reads_back(kind):
                 assert ptype.validate(p, ptype.as_solution(b)) == []
 
 
-def test_a_hex_puzzles_solution_line_reads_back(tmp_path):
-    """A 16x16 in hexadecimal (``0-f``, ``.`` blank) is answered in its own alphabet: the
-    solution line has no ``.`` (``0`` is a value there), and reads back as hex all the
-    same, so ``validate --against`` passes it."""
-    from .helpers import PUZZLES, run_cli
+def _hex_puzzle(tmp_path):
+    """The first bundled 16x16 written in hexadecimal (``0-f``, ``.`` blank): its line and
+    a file holding it."""
+    from .helpers import PUZZLES
 
     digits = next(line for line in (PUZZLES / "sudoku" / "16x16.txt").read_text().splitlines()
                   if line and not line.startswith("#"))
@@ -200,6 +199,16 @@ def test_a_hex_puzzles_solution_line_reads_back(tmp_path):
                    for ch in digits)
     puzzle = tmp_path / "hex.txt"
     puzzle.write_text(hexa + "\n")
+    return hexa, puzzle
+
+
+def test_a_hex_puzzles_solution_line_reads_back(tmp_path):
+    """A 16x16 in hexadecimal (``0-f``, ``.`` blank) is answered in its own alphabet: the
+    solution line has no ``.`` (``0`` is a value there), and reads back as hex all the
+    same, so ``validate --against`` passes it."""
+    from .helpers import run_cli
+
+    hexa, puzzle = _hex_puzzle(tmp_path)
     code, out, err = run_cli("solve", "sudoku", str(puzzle), "--output", "line")
     assert code == 0, err
     assert "." not in out and "0" in out
@@ -215,14 +224,9 @@ def test_a_hex_puzzles_solution_line_reads_back(tmp_path):
 def test_a_hex_puzzles_grid_and_picture_are_in_its_own_symbols(tmp_path):
     """The grid, the terminal picture and the SVG of a hex 16x16's answer use 0-F, as the
     line does: the grid reads back as the same solution."""
-    from .helpers import PUZZLES, run_cli
+    from .helpers import run_cli
 
-    digits = next(line for line in (PUZZLES / "sudoku" / "16x16.txt").read_text().splitlines()
-                  if line and not line.startswith("#"))
-    hexa = "".join("." if ch in ".0" else "0123456789abcdef"["123456789ABCDEFG".index(ch)]
-                   for ch in digits)
-    puzzle = tmp_path / "hex.txt"
-    puzzle.write_text(hexa + "\n")
+    _, puzzle = _hex_puzzle(tmp_path)
     code, line, err = run_cli("solve", "sudoku", str(puzzle), "--output", "line")
     assert code == 0, err
     code, grid, err = run_cli("solve", "sudoku", str(puzzle), "--output", "grid")

@@ -23,7 +23,7 @@ import numpy as np
 
 from csolve.backends.base import Backend, SearchJob, SearchOutcome
 from csolve.kernels.workspace import new_workspace
-from csolve.search import check_settled
+from csolve.search import root_propagated
 
 _ONE = np.uint64(1)
 
@@ -115,11 +115,7 @@ class ConflictLock(Backend):
                 queues[k % n].append(c)
 
         def propagated() -> bool:
-            """``S`` propagated to a fixpoint (False: a contradiction); a rule that never
-            settles raises RuleError rather than read as one."""
-            ok = bool(kern.propagate_root(S, m, ws))
-            check_settled(ws, job.model)
-            return ok
+            return root_propagated(kern, S, job.model, ws)
 
         def backtrack() -> bool:
             while trail:

@@ -18,7 +18,7 @@ import numpy as np
 from csolve.backends.base import PROBE_OPTION, choice, number
 from csolve.backends.threads import Team, ThreadedBackend, Worker
 from csolve.kernels import abi
-from csolve.search import check_settled
+from csolve.search import root_propagated
 
 _WAIT = 0.05  # seconds: upper bound on a condition wait (every event also notifies)
 
@@ -320,8 +320,7 @@ class PathStack(ThreadedBackend):
     def setup(self, team: Team) -> None:
         first = team.workers[0].state
         root = team.job.model.init.copy()
-        if not first.kernels.propagate_root(root, team.job.model.kernel, first.ws):
-            check_settled(first.ws, team.job.model)  # a rule that never settles says so
+        if not root_propagated(first.kernels, root, team.job.model, first.ws):
             root = team.job.model.init.copy()
         team.root = root
         team.paths = []

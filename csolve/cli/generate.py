@@ -142,15 +142,13 @@ def generate(
                     obj["tries"] = g.tries
                 out.print(json.dumps(obj), markup=False)
             elif output is Output.grid:
-                clues = counted(ptype.clue_count(p), "clue")
-                head = f"puzzle {g.index + 1} ({clues}, seed {g.seed})"
-                out.print(f"{ptype.comment} {head}\n{ptype.format_grid(p, None)}\n",
+                out.print(f"{ptype.comment} puzzle {g.index + 1} {_about(ptype, g)}\n"
+                          f"{ptype.format_grid(p, None)}\n",
                           markup=False)
             elif output is Output.svg:
                 pictures.append(ptype.to_svg(p, None))
             else:
-                out.print(f"[bold]puzzle {g.index + 1}[/] ({counted(ptype.clue_count(p), 'clue')}, "
-                          f"seed {g.seed})")
+                out.print(f"[bold]puzzle {g.index + 1}[/] {_about(ptype, g)}")
                 out.print(ptype.render(p, None))
             advance(g.index + 1)
     if pictures:
@@ -159,6 +157,11 @@ def generate(
         sys.stdout.write(stack(pictures) + "\n")
     if err.is_terminal:
         err.print(f"{counted(count, 'puzzle')} in {time.perf_counter() - t0:.2f} s", markup=False)
+
+
+def _about(ptype, g) -> str:
+    """``(24 clues, seed 7)``: what the grid and pretty outputs say of a generated puzzle."""
+    return f"({counted(ptype.clue_count(g.puzzle), 'clue')}, seed {g.seed})"
 
 
 def _progress(err, total: int):

@@ -113,12 +113,14 @@ def make_grid(n: int, labels_of_cells: list[str], sums: dict[str, int], anchors:
         anchors=tuple(anchors.get(lab, cells[k][0]) for k, lab in enumerate(labels)))
 
 
-def _sum_tokens(tokens: list[tuple[str, int]], where
+def _sum_tokens(tokens: list[tuple[str, int]], where, sums: dict[str, int] | None = None,
+                options: dict[str, str] | None = None
                 ) -> tuple[dict[str, int], dict[str, str], dict[str, int]]:
     """``LABEL=SUM`` tokens, the options (``givens=``, ``box=``), and the column of each
-    (a cage's label or an option's name: where an error about it points)."""
-    sums: dict[str, int] = {}
-    options: dict[str, str] = {}
+    (a cage's label or an option's name: where an error about it points). ``sums`` and
+    ``options`` read from earlier lines are added to, a key given again refused."""
+    sums = {} if sums is None else sums
+    options = {} if options is None else options
     columns: dict[str, int] = {}
     for tok, col in tokens:
         key, eq, value = tok.partition("=")
@@ -214,13 +216,7 @@ def parse_block(source: str, block: list[tuple[int, str]]) -> KillerGrid:
         def here(col, msg, line_no=line_no):
             where(col, msg, line_no)
 
-        more, more_options, columns = _sum_tokens(_tokens(line), here)
-        for key in [*more, *more_options]:
-            if key in sums or key in options:
-                here(columns[key], f"cage {key!r} has two sums" if key in more
-                     else f"{key}= given twice")
-        sums.update(more)
-        options.update(more_options)
+        _sum_tokens(_tokens(line), here, sums, options)
         j += 1
     if j == i:
         where(None, "no LABEL=SUM line after the cage rows", rows[-1][0])

@@ -266,6 +266,10 @@ def _parse_line(source: str, no: int, line: str) -> tuple[int, np.ndarray, dict]
     return no, grid, meta
 
 
+#: the sizes a puzzle may have, as the readers' messages name them
+_SIZES_IN_WORDS = f"n in {', '.join(map(str, SIZES[:4]))}, ... {SIZES[-1]}"
+
+
 def _parse_numbers(source: str, text: str) -> list[tuple[int, np.ndarray, dict]]:
     out = []
     for block in blocks(text):
@@ -297,8 +301,7 @@ def _parse_numbers(source: str, text: str) -> list[tuple[int, np.ndarray, dict]]
             if n is None:
                 raise PuzzleInputError(source, group[0][0], None,
                                        f"found {counted(len(values), 'number')}; a puzzle needs "
-                                       f"n² of them for n in {', '.join(map(str, SIZES[:4]))}, ... "
-                                       f"{SIZES[-1]}")
+                                       f"n² of them for {_SIZES_IN_WORDS}")
             for v, no, col, tok in values:
                 if v > n:
                     raise PuzzleInputError(source, no, col,
@@ -343,7 +346,7 @@ def _parse_grid_block(source: str, rows: list[tuple[int, str]], fmt: str
         if n not in SIZES:
             raise PuzzleInputError(source, rows[i][0], None,
                                    f"a grid of {counted(len(rows) - i, 'row')}; a puzzle needs n "
-                                   f"rows, n in {', '.join(map(str, SIZES[:4]))}, ... {SIZES[-1]}")
+                                   f"rows, {_SIZES_IN_WORDS}")
         chunk = rows[i:i + n]
         if len(chunk) < n:
             raise PuzzleInputError(source, chunk[-1][0], len(chunk[-1][1]) + 1,
