@@ -134,6 +134,8 @@ def read_argument(ptype: PuzzleType, item: str | os.PathLike, fmt: str | None
     except PuzzleInputError as e:
         if _looks_like_path(item):
             raise PuzzleInputError(item, None, None, "no such file") from None
+        if any(ch.isspace() or ch == "=" for ch in item.strip()):
+            raise  # puzzle text (a Killer line), not a name: its own error, at <text>
         shown = item if len(item) <= 80 else item[:77] + "..."
         raise PuzzleInputError(shown, e.line, e.column,
                                f"no such file, nor a {ptype.name} puzzle ({e.message})") from None
@@ -475,7 +477,10 @@ def generate(kind: str | PuzzleType, count: int = 1, *, size: int = 9, seed: int
     if backend is not None:
         mapper = backend_mapper(backend, backend_options)
     elif backend_options:
-        raise OptionError(f"backend options ({', '.join(backend_options)}) need a backend")
+        names = ", ".join(sorted(backend_options))
+        raise OptionError(f"generate has no argument {names}: without backend= it takes its "
+                          "own only (count, size, seed, symmetry, clues, difficulty, tries, "
+                          "workers, rules, box); other keywords are options of a backend")
     seed = secrets.randbits(63) if seed is None else seed
     made = generate_puzzles(ptype, options, count, seed, workers=workers or cores(),
                             difficulty=difficulty, tries=tries, mapper=mapper)

@@ -50,9 +50,11 @@ class GenerationError(CsolveError):
 
 
 def derive_seeds(seed: int, count: int) -> list[int]:
-    """One independent seed per puzzle, the same whatever the number of workers."""
+    """One independent seed per puzzle, the same whatever the number of workers. The first
+    is ``seed`` itself, so a puzzle's own seed, asked for one puzzle, makes it again."""
     children = np.random.SeedSequence(seed).spawn(count)
-    return [int(c.generate_state(2, dtype=np.uint64)[0] >> np.uint64(1)) for c in children]
+    return [seed] + [int(c.generate_state(2, dtype=np.uint64)[0] >> np.uint64(1))
+                     for c in children[1:]]
 
 
 def symmetry_groups(height: int, width: int, symmetry: str) -> list[tuple[int, ...]]:

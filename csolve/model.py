@@ -128,10 +128,25 @@ class ModelBuilder:
 
     def restrict(self, cell: int, values: Iterable[int]) -> None:
         """Limit ``cell`` to ``values`` (a given is a single value)."""
+        self._check_cell(cell)
+        values = list(values)
+        bad = [v for v in values if not 1 <= v <= self.n_values]
+        if bad:
+            raise ValueError(f"values are 1..{self.n_values}, got {bad[0]} for cell {cell}")
         self.domains[cell] &= np.uint64(mask_of(values))
 
     def set_mask(self, cell: int, mask: int) -> None:
+        self._check_cell(cell)
+        if not 0 <= mask <= full_mask(self.n_values):
+            raise ValueError(f"a mask of {self.n_values} values is 0..{full_mask(self.n_values)}"
+                             f", got {mask} for cell {cell}")
         self.domains[cell] = np.uint64(mask)
+
+    def _check_cell(self, cell: int) -> None:
+        """A cell index out of range is the plugin's mistake, said where it is made rather
+        than as an IndexError deep in :meth:`build`."""
+        if not 0 <= cell < self.n_cells:
+            raise ValueError(f"cell {cell} is out of range 0..{self.n_cells - 1}")
 
     def add_group(self, cells: Sequence[int], *, alldiff: bool = True,
                   required: Iterable[int] | None = None, tag: int = 0, param: int = 0,
@@ -144,10 +159,18 @@ class ModelBuilder:
         ``family`` (1..63, 0 = none): groups of one family are parallel - pairwise disjoint,
         like a Sudoku's rows - which is what fish rules (X-wing, swordfish) need to know.
         """
+        cells = list(cells)
+        for c in cells:
+            self._check_cell(c)
+        if len(set(cells)) != len(cells):
+            raise ValueError(f"a group lists a cell twice: {cells}")
+        required = None if required is None else list(required)
+        if required and not all(1 <= v <= self.n_values for v in required):
+            raise ValueError(f"required values are 1..{self.n_values}, got {required}")
         req = mask_of(required) if required is not None else 0
         if not 0 <= family < 64:
             raise ValueError(f"family must be 0..63, got {family}")
-        self._groups.append((list(cells), ALLDIFF if alldiff else 0, req, tag, param))
+        self._groups.append((cells, ALLDIFF if alldiff else 0, req, tag, param))
         self._family.append(family)
         return len(self._groups) - 1
 

@@ -338,9 +338,9 @@ class PuzzleType:
         ``rng``; kernels stop when ``ctrl[CTRL_STOP]`` is set. The helpers in
         :mod:`csolve.generate` do the puzzle-agnostic work (random solution, clue removal).
         """
-        from csolve.errors import UnknownNameError
+        from csolve.generate import GenerationError
 
-        raise UnknownNameError(f"csolve cannot generate {self.name} puzzles")
+        raise GenerationError(f"csolve cannot generate {self.name} puzzles")
 
 
 def _keeping_constraints(model_fn):

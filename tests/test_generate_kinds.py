@@ -107,3 +107,30 @@ def test_kakuro_runs_are_two_to_nine_cells():
     for g in gs:
         assert all(2 <= len(run.cells) <= 9 for run in g.puzzle.data.runs)
         assert np.count_nonzero(g.puzzle.data.values) < len(g.puzzle.data.whites)
+
+
+@pytest.mark.parametrize("kind,clues", [("sudoku", 14), ("kakuro", 8), ("str8ts", 8)])
+def test_clues_stop_at_the_number_asked(kind, clues):
+    """``clues=N`` leaves N clues as the type counts them (a Str8ts' black digits are not
+    clues: the removal, which counts every model cell, aims past them), or more when the
+    puzzle turns minimal first; with no symmetry never fewer."""
+    ptype, gs = generated(kind, 6, 3, seed=2, clues=clues)
+    for g in gs:
+        assert_unique_and_valid(ptype, g)
+        assert ptype.clue_count(g.puzzle) >= clues
+    assert any(ptype.clue_count(g.puzzle) == clues for g in gs)
+
+
+@pytest.mark.parametrize("kind", ["sudoku", "kakuro", "str8ts"])
+def test_a_puzzles_own_seed_makes_it_again(kind):
+    """``puzzle.meta["seed"]`` (and the seed in generate's JSON) reproduces that puzzle when
+    asked for one puzzle."""
+    import csolve
+
+    made = csolve.generate(kind, 3, size=6, seed=5)
+    for p in made:
+        (again,) = csolve.generate(kind, 1, size=6, seed=p.meta["seed"])
+        ptype = get_puzzle_type(kind)
+        assert ptype.format_line(again, None) == ptype.format_line(p, None)
+        r = solve_one(ptype, again, SolveOptions(limit=2))
+        assert r.count == 1 and ptype.validate(again, r.solutions[0]) == []

@@ -39,3 +39,18 @@ def test_rate_api_on_a_16x16(sudoku):
     assert r.level in ("easy", "medium", "hard", "expert", "evil")
     assert r.steps > 0 and r.solutions == 1
     assert r.to_json()["level"] == r.level
+
+
+@pytest.mark.parametrize("build, message", [
+    (lambda b: b.add_group([0, 9]), "cell 9 is out of range 0..3"),
+    (lambda b: b.add_group([0, 0]), "lists a cell twice"),
+    (lambda b: b.add_group([0, 1], required=[5]), "required values are 1..4"),
+    (lambda b: b.restrict(0, [7]), "values are 1..4, got 7 for cell 0"),
+    (lambda b: b.restrict(-1, [1]), "cell -1 is out of range"),
+    (lambda b: b.set_mask(2, 1 << 4), "a mask of 4 values is 0..15"),
+])
+def test_model_builder_names_a_plugins_mistake_where_it_is_made(build, message):
+    """A cell or value out of range is a ValueError at the call that made it, not an
+    IndexError in build() or a cell left silently empty."""
+    with pytest.raises(ValueError, match=message):
+        build(ModelBuilder(4, 4))

@@ -404,6 +404,40 @@ def test_a_rule_that_never_settles_is_named_not_a_hang(site, monkeypatch, capsys
                           "CHANGED without taking a candidate away")
 
 
+MISNAMED_RULES = """
+from csolve.hookspecs import hookimpl
+
+
+@hookimpl
+def csolve_register_rules(register):
+    from csolve.rules import Rule
+
+    register(Rule("nomodule", "brokenplug_nosuch:spin", "a kernel path with no module"))
+    register(Rule("nofunc", "brokenplug_misnamed:spin", "a kernel path with no function"))
+"""
+
+
+@pytest.mark.parametrize("rule, why", [
+    ("nomodule", "brokenplug_nosuch:spin, but its module cannot be imported "
+                 "(ModuleNotFoundError"),
+    ("nofunc", "brokenplug_misnamed:spin, but 'brokenplug_misnamed' defines no 'spin'"),
+])
+def test_a_rule_whose_kernel_path_names_nothing_is_named(site, monkeypatch, capsys, rule, why):
+    """A registered kernel path with no module or no such function is the plugin's error,
+    named by rule and plugin (exit 4), not a failure of the generated kernel module."""
+    install(site, "brokenplug", {"misnamed": MISNAMED_RULES})
+    from csolve.cli import main
+
+    monkeypatch.setattr(sys, "argv", ["csolve", "solve", "sudoku", HARD, "--rules",
+                                      f"elimination,{rule}"])
+    with pytest.raises(SystemExit) as e:
+        main()
+    err = capsys.readouterr().err
+    assert e.value.code == 4 and "Traceback" not in err and "internal error" not in err
+    assert err.startswith(f"csolve: error: rule {rule!r} (plugin misnamed) names the "
+                          f"kernel {why}"), err
+
+
 UNTYPABLE_RULES = """
 from csolve.hookspecs import hookimpl
 from csolve.kernels.bits import kernel
@@ -526,3 +560,7 @@ def test_generate_for_a_type_without_a_generator_is_one_line(site, monkeypatch, 
     err = capsys.readouterr().err
     assert e.value.code == 2  # one line, and no seed told for puzzles that cannot be made
     assert err == "csolve: error: csolve cannot generate no-generator puzzles\n"
+    import csolve
+
+    with pytest.raises(csolve.GenerationError, match="cannot generate no-generator"):
+        csolve.generate("no-generator")

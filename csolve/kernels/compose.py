@@ -17,6 +17,7 @@ stderr.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import importlib.util
 import linecache
 import os
@@ -155,11 +156,45 @@ def kernels_for(kernel_paths: tuple[str, ...], engine: str = "") -> ModuleType:
         mod = _loaded.get(key)
         if mod is not None:
             return mod
+        _check_kernels_exist((*key[0], *([engine] if engine else [])))
         source = render_source(key[0], engine)
         name = module_name(source, key[0], engine)
         mod = _import_generated(name, source)
         _loaded[key] = mod
         return mod
+
+
+def _check_kernels_exist(paths: tuple[str, ...]) -> None:
+    """Raise :class:`~csolve.errors.RuleError` for a ``module:function`` path a plugin
+    registered whose module cannot be imported or lacks the function: named by its rule
+    or engine and plugin, not as a failure of the generated module."""
+    for path in paths:
+        module, _, func = path.partition(":")
+        if module in sys.modules and hasattr(sys.modules[module], func):
+            continue
+        try:
+            found = hasattr(importlib.import_module(module), func)
+            why = f"{module!r} defines no {func!r}"
+        except Exception as e:  # noqa: BLE001 - whatever the plugin's module raises
+            found = False
+            why = f"its module cannot be imported ({type(e).__name__}: {e})"
+        if not found:
+            from csolve.errors import RuleError
+
+            raise RuleError(f"{_registered_as(path)} names the kernel {path}, but {why}")
+
+
+def _registered_as(path: str) -> str:
+    """Which rule or engine (and plugin) registered the kernel ``path``."""
+    from csolve.engines import all_engines
+    from csolve.rules import all_rules
+
+    for kind, found in (("rule", all_rules()), ("engine", all_engines())):
+        for item in found.values():
+            if item.kernel == path:
+                return f"{kind} {item.name!r}" + (f" (plugin {item.origin})" if item.origin
+                                                  else "")
+    return "a rule"
 
 
 def module_name(source: str, kernel_paths: tuple[str, ...], engine: str = "") -> str:
