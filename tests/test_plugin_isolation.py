@@ -564,3 +564,32 @@ def test_generate_for_a_type_without_a_generator_is_one_line(site, monkeypatch, 
 
     with pytest.raises(csolve.GenerationError, match="cannot generate no-generator"):
         csolve.generate("no-generator")
+
+
+CONSTRAINED = """
+from csolve.hookspecs import hookimpl
+from csolve_sudoku.plugin import Sudoku as SudokuType
+
+
+class Constrained(SudokuType):
+    name = "constrained"
+    default_rules = ("elimination",)
+    constraint_rules = ("naked-pair",)
+
+
+@hookimpl
+def csolve_register_puzzles(register):
+    register(Constrained())
+"""
+
+
+def test_list_tactics_names_the_constraint_rules_a_model_adds(site, monkeypatch, capsys):
+    """The header's default rules are those a model propagates with: the type's constraint
+    rules are added to its defaults, so they are listed too."""
+    install(site, "brokenplug", {"constrained": CONSTRAINED})
+    from csolve.cli import main
+
+    monkeypatch.setattr(sys, "argv", ["csolve", "list-tactics", "constrained"])
+    main()
+    out = capsys.readouterr().out
+    assert "default rules: elimination,naked-pair)" in out.replace("\n", "")

@@ -75,7 +75,10 @@ def list_tactics_cmd(
 
     ptype = get_puzzle_type(puzzle)
     rules = all_rules()
-    table = Table(title=f"{puzzle} tactics (default rules: {','.join(ptype.default_rules)})")
+    from csolve.rules import with_constraints
+
+    used = with_constraints(tuple(ptype.default_rules), tuple(ptype.constraint_rules))
+    table = Table(title=f"{puzzle} tactics (default rules: {','.join(used)})")
     for col in ("tactic", "also known as", "level", "what it does"):
         table.add_column(col)
     for t in ptype.tactics:
