@@ -126,6 +126,7 @@ are comments:
 | `__PACKAGE__/hooks.py` | the entry point: registers the type and the rule; nothing heavy |
 | `__PACKAGE__/plugin.py` | the `PuzzleType`: parse, check, model, decode, validate, ... |
 | `__PACKAGE__/rules.py` | the `__RULE__` rule: a kernel over groups tagged `LESS_THAN` |
+| `__PACKAGE__/steps.py` | the rule in words, a step at a time (`explain`, `hint`, `rate`) |
 | `tests/test___PACKAGE__.py` | the contract kit (`csolve.testing`) and the rule alone |
 | `puzzles/sample.txt` | sample puzzles with one solution each |
 
@@ -374,6 +375,20 @@ class __CLASS__(PuzzleType):
     def cell_name(self, puzzle: Puzzle, cell: int) -> str:
         return _name(puzzle.data.n, cell)
 
+    def group_name(self, puzzle: Puzzle, group: int) -> str:
+        """The model's groups in :meth:`model`'s order: row and column i, then the
+        inequalities."""
+        n = puzzle.data.n
+        if group < 2 * n:
+            return f"{'row' if group % 2 == 0 else 'column'} {group // 2 + 1}"
+        a, b = puzzle.data.less[group - 2 * n]
+        return f"{_name(n, a)}<{_name(n, b)}"
+
+    def step_finders(self) -> dict:
+        from .steps import less_than
+
+        return {RULE: less_than}
+
 
 def _name(n: int, cell: int) -> str:
     return f"r{cell // n + 1}c{cell % n + 1}"
@@ -397,6 +412,36 @@ def _problems(g: Grid, values: np.ndarray, complete: bool) -> list[str]:
         if flat[a] and flat[b] and not flat[a] < flat[b]:
             problems.append(f"{_name(n, a)}={flat[a]} is not less than {_name(n, b)}={flat[b]}")
     return problems
+'''
+
+STEPS = '''
+"""The __RULE__ rule in words, one inequality at a time, for ``csolve explain``, ``hint``
+and ``rate`` (without it they would guess where the kernel deduces)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from csolve.logic import Board, Step, bits
+
+from .rules import LESS_THAN
+
+
+def less_than(b: Board) -> Iterator[Step]:
+    """The kernel's deductions: the smaller cell keeps the values below the larger cell's
+    highest candidate, the larger those above the smaller's lowest."""
+    nb = b.namer
+    for g, (small, large), _param in b.tagged(LESS_THAN):
+        s, l = b.cand[small], b.cand[large]
+        if not s or not l:
+            continue
+        below = (1 << (l.bit_length() - 1)) - 1
+        above = ~(((s & -s) << 1) - 1)
+        removed = [(small, v) for v in bits(s & ~below)] + [(large, v) for v in bits(l & ~above)]
+        if removed:
+            yield Step("__RULE__", removed=removed, cells=[small, large], groups=[g],
+                       level="easy", text=f"{nb.cell(small)} < {nb.cell(large)}: "
+                                          f"{nb.losses(removed)}")
 '''
 
 SAMPLE = '''
@@ -453,6 +498,21 @@ def test_inequalities_decide_a_grid_the_givens_alone_do_not():
     assert r.count == 1 and list(r.solutions[0]) == [1, 2, 2, 1]
 
 
+def test_explain_and_rate_use_the_rule_not_guesses():
+    """Every sample puzzle is explained without a guess, each step of the rule removes no
+    value of the solution, and the last step leaves the solution."""
+    import csolve
+
+    ptype = get_puzzle_type("__NAME__")
+    for puzzle, line in zip(ptype.parse(SAMPLE, "<sample>"), SOLUTIONS.split(), strict=True):
+        steps = csolve.explain(ptype, puzzle)
+        assert steps and all(s.tactic != "guess" for s in steps)
+        solution = [int(ch) for ch in line]
+        for s in steps:
+            assert all(solution[c] != v for c, v in s.removed)
+        assert csolve.rate(ptype, puzzle).level != "evil"
+
+
 def test_the_rule_alone_narrows_both_cells():
     from csolve.kernels.workspace import new_workspace
     from csolve.model import ModelBuilder
@@ -476,6 +536,7 @@ FILES = {
     "__PACKAGE__/hooks.py": HOOKS,
     "__PACKAGE__/rules.py": RULES,
     "__PACKAGE__/plugin.py": PLUGIN,
+    "__PACKAGE__/steps.py": STEPS,
     "puzzles/sample.txt": SAMPLE,
     "tests/test___PACKAGE__.py": TESTS,
 }

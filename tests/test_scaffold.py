@@ -38,11 +38,16 @@ def test_the_written_package_passes_its_own_tests(tmp_path, capsys):
             if name.startswith("test_"):
                 getattr(tests, name)()
                 ran += 1
-        assert ran == 3
+        assert ran == 4
         # and from the command line
         code, out, err = run(capsys, "solve", "scaffolded", str(root / "puzzles" / "sample.txt"),
                              "--output", "line")
         assert code == 0 and out.splitlines()[0].startswith("2134342142131342 ")
+        code, out, err = run(capsys, "explain", "scaffolded",
+                             str(root / "puzzles" / "sample.txt"), "--output", "line")
+        assert code == 0 and "guess" not in out and "r1c1 < r2c1" in out, out
+        code, out, err = run(capsys, "rate", "scaffolded", str(root / "puzzles" / "sample.txt"))
+        assert code == 0 and "evil" not in out, out
     finally:
         pm.unregister(name="scaffolded")
         sys.path.remove(str(root))
@@ -81,7 +86,7 @@ def test_pip_installs_the_package_and_its_tests_pass(tmp_path):
                         str(tmp_path / "demo")], capture_output=True, text=True, env=env,
                        cwd=tmp_path, timeout=600)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
-    assert "3 passed" in r.stdout
+    assert "4 passed" in r.stdout
     listed = subprocess.run([sys.executable, "-m", "csolve", "list-plugins"], env=env,
                             capture_output=True, text=True, timeout=120)
     assert "demo" in listed.stdout
