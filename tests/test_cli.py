@@ -363,6 +363,16 @@ def test_all_with_a_limit_prints_solutions_only(capsys):
         assert run(capsys, "validate", "sudoku", line)[0] == 0
 
 
+def test_all_pretty_says_whether_the_solutions_shown_are_all(capsys):
+    """The closing line of ``--all --output pretty``: "in all" only when the count is whole."""
+    _code, out, _ = run(capsys, "solve", "sudoku", "2.....3.........", "--all", "--limit", "3",
+                        "--output", "pretty")
+    assert out.rstrip().endswith("3 solutions (limit reached)")
+    _code, out, _ = run(capsys, "solve", "sudoku", "2.....3.........", "--all", "--output",
+                        "pretty")
+    assert out.rstrip().endswith("solutions in all") and "limit" not in out
+
+
 @pytest.mark.parametrize("args, message", [
     (("--explain", "--count"), "--count, --all and --limit do not go with it"),
     (("--explain", "--all"), "do not go with it"),

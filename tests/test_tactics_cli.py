@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -122,6 +123,10 @@ def test_rate_outputs(capsys, monkeypatch, medium_file):
     assert out.split()[0] == "medium"
     code, out, _ = run(capsys, monkeypatch, "rate", "sudoku", medium_file, "--output", "pretty")
     assert "medium" in out and "hardest tactic" in out
+    # the title names the file; each row its line number, which a long path cannot crowd out
+    row = next(r for r in out.splitlines() if "medium" in r and "difficulty" not in r)
+    assert re.findall(r"[\w-]+", row)[:2] == ["1", "medium"], row
+    assert f"{medium_file}: difficulty" in out.replace("\n", "")
 
 
 def test_rate_with_singles_only_needs_guesses(capsys, monkeypatch, medium_file):
@@ -198,3 +203,21 @@ def test_explain_of_a_complete_grid_says_so(capsys, monkeypatch, tmp_path):
     f.write_text("1234341221434.21\n")  # one cell left: one step, in the singular
     code, out, _ = run(capsys, monkeypatch, "explain", "sudoku", str(f), "--output", "pretty")
     assert code == 0 and "solved in 1 step and 0 guesses: easy" in out
+
+
+@pytest.mark.parametrize("kind, text", [
+    ("kakuro", "#    3\\   3\\\n\\3    .    .\n\\4    .    .\n"),
+    ("killer", "ABCD/ABCD/EFGH/EFGH A=3 B=3 C=5 D=5 E=5 F=5 G=5 H=5\n"),
+])
+def test_hint_on_a_puzzle_with_no_solution_says_so(tmp_path, kind, text):
+    """A hint for a puzzle that has no solution says that, in words and in JSON, rather
+    than showing a step towards nothing (exit 1 either way)."""
+    path = tmp_path / "none.txt"
+    path.write_text(text)
+    code, out, _ = run_cli("hint", kind, str(path), "--output", "line")
+    assert code == 1 and out.startswith("no solution: ") and out.count("\n") == 1, out
+    code, out, _ = run_cli("hint", kind, str(path), "--output", "json")
+    obj = json.loads(out)
+    assert code == 1 and obj["status"] == "no-solution" and obj["steps"] == []
+    code, out, _ = run_cli("explain", kind, str(path), "--output", "json")
+    assert code == 1 and json.loads(out)["status"] == "no-solution"

@@ -232,13 +232,13 @@ class Reporter:
     def _pretty(self, r: Result) -> None:
         p = r.puzzle
         head = f"[bold]{p.where}[/] "
+        more = "" if r.exact else " (limit reached)" if r.status is not Status.TIMEOUT \
+            else " (timed out)"
         if self.counting:
-            more = "" if r.exact else " (limit reached)" if r.status is not Status.TIMEOUT \
-                else " (timed out)"
-            self.out.print(f"{head}{r.count} solution{'s' if r.count != 1 else ''}{more}")
+            self.out.print(f"{head}{counted(r.count, 'solution')}{more}")
             return
-        if self.streamed[p.index]:
-            self.out.print(f"{head}{r.count} solution{'s' if r.count != 1 else ''} in all")
+        if self.streamed[p.index]:  # the solutions went above, as they came
+            self.out.print(f"{head}{counted(r.count, 'solution')}{more or ' in all'}")
             return
         status = {Status.SOLVED: "[green]solved[/]", Status.NO_SOLUTION: "[red]no solution[/]",
                   Status.TIMEOUT: "[yellow]timed out[/]",

@@ -118,9 +118,14 @@ def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | 
         namer = st.board.namer
         if count == 0:
             code = ExitCode.NO_SOLUTION
+            if limit is not None:  # a hint: the next step of a puzzle with no solution
+                steps = []  # would be no help; that it has none is
         if out is Output.json:
             obj = {"puzzle": p.index + 1, "line": p.line,
                    "steps": [s.to_json(namer, step_level(ptype, s)) for s in steps]}
+            if count == 0:
+                obj["status"] = "no-solution"
+                obj["why"] = e.why_no_solution()
             if limit is None:
                 obj["rating"] = rating.to_json()
                 if solution is not None:
@@ -140,9 +145,10 @@ def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | 
             text = s.text.replace("[", r"\[")
             con.print(f"{prefix}{style}{text}{'[/]' if style else ''}")
         if limit is not None:
-            if not steps:
-                con.print("no step: the puzzle is solved" if count else
-                          "no step: the puzzle has no solution", markup=False)
+            if count == 0:
+                con.print(f"no solution: {e.why_no_solution()}", markup=False)
+            elif not steps:
+                con.print("no step: the puzzle is solved", markup=False)
             continue
         if not steps and count == 1 and out is Output.line:  # a complete grid: say so
             con.print("no step: the puzzle is solved", markup=False)
@@ -234,8 +240,8 @@ def rate(
     out = Output(output.value) if output else default_output()
     con = Console(highlight=False, soft_wrap=True)
     table = Table(title=f"{file}: difficulty")
-    for col in ("puzzle", "level", "hardest tactic", "steps", "guesses"):
-        table.add_column(col, justify="right" if col in ("steps", "guesses") else "left")
+    for col in ("line", "level", "hardest tactic", "steps", "guesses"):  # the title names the file
+        table.add_column(col, justify="right" if col in ("line", "steps", "guesses") else "left")
     levels: Counter[str] = Counter()
     code = ExitCode.OK
     for p in puzzles:
@@ -261,7 +267,7 @@ def rate(
             level = r.level.replace(" ", "-")  # one field: "not-unique"
             con.print(f"{level} {r.hardest or '-'} {r.steps} {r.guesses}", markup=False)
         else:
-            table.add_row(p.where, r.level, r.hardest or "-", str(r.steps), str(r.guesses))
+            table.add_row(str(p.line), r.level, r.hardest or "-", str(r.steps), str(r.guesses))
     if out is Output.pretty:
         con.print(table)
         if len(puzzles) > 1:
