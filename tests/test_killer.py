@@ -177,7 +177,7 @@ def test_bad_input_is_one_line_with_exit_2(tmp_path, capsys, text, where, what):
 
 @pytest.mark.parametrize("extra,what", [
     ("givens=11..............", "conflicting givens: value 1 twice in row 1"),
-    ("givens=3...............", "conflicting givens: cage 3 at r1c1 cannot hold [3]"),
+    ("givens=3...............", "conflicting givens: cage 3 at r1c1 cannot hold 3\n"),
 ])
 def test_conflicting_givens_exit_2(tmp_path, capsys, extra, what):
     path = write(tmp_path, OPEN_4 + " " + extra + "\n", "g.txt")
@@ -244,6 +244,13 @@ def test_box_option_reshapes_killer_boxes(tmp_path, capsys):
     six = next(ln for ln in lines if "box=3x2" in ln)
     path = write(tmp_path, six.replace(" box=3x2", "") + "\n", "six.txt")
     code, out, err = run(capsys, "solve", "killer", path, "--box", "3x2", "--count")
+    assert code == 0 and out.strip() == "1"
+    # a puzzle that names its own box shape keeps it: --box saying otherwise is an error
+    own = write(tmp_path, six + "\n", "own.txt")
+    code, out, err = run(capsys, "solve", "killer", own, "--box", "2x3")
+    assert code == 2 and err == (f"csolve: error: {own}:1: the puzzle says box=3x2, --box "
+                                 "says 2x3\n")
+    code, out, err = run(capsys, "solve", "killer", own, "--box", "3x2", "--count")
     assert code == 0 and out.strip() == "1"
 
 

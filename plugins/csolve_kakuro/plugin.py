@@ -13,7 +13,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from csolve.errors import PuzzleInputError
+from csolve.errors import PuzzleInputError, counted
 from csolve.model import Model, ModelBuilder
 from csolve.puzzle import Puzzle, PuzzleType, shape_words
 from csolve.rowgrid import in_format, row_line
@@ -68,7 +68,7 @@ class Kakuro(PuzzleType):
                 raise PuzzleInputError(
                     puzzle.source, line, None,
                     f"clue {run.total} at r{run.clue[0] + 1}c{run.clue[1] + 1} cannot be made "
-                    f"from {n} distinct digits")
+                    f"from {counted(n, 'distinct digit')}")
             given = [d for d in _digits(g, g.values, run.cells) if d]
             if len(set(given)) != len(given):
                 raise PuzzleInputError(puzzle.source, line, None,

@@ -15,10 +15,10 @@ from functools import cache, lru_cache
 from itertools import combinations
 
 import numpy as np
-from csolve_sudoku.grid import complete_many, has_repeats, unit_problems
+from csolve_sudoku.grid import complete_many, default_box, has_repeats, unit_problems
 from csolve_sudoku.plugin import add_units, checked_box
 
-from csolve.errors import PuzzleInputError
+from csolve.errors import PuzzleInputError, counted
 from csolve.model import Model, ModelBuilder
 from csolve.puzzle import Puzzle, PuzzleType, shape_words
 
@@ -95,6 +95,11 @@ class Killer(PuzzleType):
     def with_box(self, puzzles: Sequence[Puzzle], box: str) -> list[Puzzle]:
         shape = checked_box(puzzles, box, lambda p: p.data.n)
         for p in puzzles:
+            own = p.data.box
+            if own != shape and own != default_box(p.data.n):  # the puzzle's box= says so
+                raise PuzzleInputError(p.source, p.line, None,
+                                       f"the puzzle says box={own[0]}x{own[1]}, --box says "
+                                       f"{shape[0]}x{shape[1]}")
             p.data.box = shape
         return list(puzzles)
 
@@ -109,13 +114,15 @@ class Killer(PuzzleType):
         for k, cells in enumerate(g.cages):
             sets = cage_sets(g.n, len(cells), g.sums[k])
             if not sets:
-                bad(f"{g.cage_name(k)} cannot be made from {len(cells)} distinct digits "
+                bad(f"{g.cage_name(k)} cannot be made from "
+                    f"{counted(len(cells), 'distinct digit')} "
                     f"1..{g.n}")
             given = [int(g.givens[c]) for c in cells if g.givens[c]]
             if len(set(given)) != len(given):
                 bad(f"conflicting givens: a digit repeats in {g.cage_name(k)}")
             if not any(s.issuperset(given) for s in sets):
-                bad(f"conflicting givens: {g.cage_name(k)} cannot hold {sorted(given)}")
+                bad(f"conflicting givens: {g.cage_name(k)} cannot hold "
+                    f"{', '.join(map(str, sorted(given)))}")
 
     def model(self, puzzle: Puzzle, rules: tuple[str, ...] | None = None) -> Model:
         g: KillerGrid = puzzle.data
