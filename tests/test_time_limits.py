@@ -118,3 +118,33 @@ def test_explain_and_rate_keep_the_time_limit_while_stepping(capsys, monkeypatch
     assert len(lines) == 5 and all("timeout" in line for line in lines)
     code, out, _ = run_cli(capsys, command, "sudoku", hard, "--output", "line")
     assert code == 0 and "timeout" not in out  # no --timeout: no clock
+
+
+
+def test_starting_worker_processes_is_not_charged_to_the_time_limit(monkeypatch):
+    """A fresh process pool spends a good part of a second starting its processes and
+    loading the kernels in them; like compiling, that is not the search a time limit is
+    for: the job's deadline moves on by the time the start took, once per pool and model
+    (a pool here whose processes take 0.2 s to be ready)."""
+    import importlib
+    from concurrent.futures import Future
+
+    from csolve.puzzle import get_puzzle_type
+
+    pp = importlib.import_module("csolve.backends.processes")  # csolve.backends: a function
+
+    class SlowToStart:
+        def submit(self, fn, *args):
+            ready: Future = Future()
+            threading.Timer(0.2, ready.set_result, [None]).start()
+            return ready
+
+    monkeypatch.setattr(pp, "_ready_for", {})
+    sudoku = get_puzzle_type("sudoku")
+    (p,) = sudoku.parse("." * 16 + "\n", "<t>")
+    job = SearchJob(model=sudoku.model(p), kernels=None, deadline=100.0)
+    pp._start(SlowToStart(), 2, job)
+    assert job.deadline >= 100.2
+    moved = job.deadline
+    pp._start(SlowToStart(), 2, job)  # the same model again: nothing to wait for
+    assert job.deadline == moved

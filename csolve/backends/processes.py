@@ -30,6 +30,8 @@ if TYPE_CHECKING:  # imported when a pool starts: a run on threads never needs t
 SLICE_SECONDS = 0.05
 _pools: dict[int, cf.ProcessPoolExecutor] = {}
 _lock = threading.Lock()
+#: per pool size, the models (by rules and engine) whose kernels its processes have loaded
+_ready_for: dict[int, set] = {}
 
 
 def _pool(n: int) -> cf.ProcessPoolExecutor:
@@ -91,6 +93,7 @@ def shutdown_all() -> None:
 def _drop(n: int) -> None:
     with _lock:
         pool = _pools.pop(n, None)
+        _ready_for.pop(n, None)
     if pool is not None:
         # Ctrl-C / an error: the children are mid-task and would be waited for; end them
         for proc in list(getattr(pool, "_processes", {}).values()):
@@ -99,6 +102,36 @@ def _drop(n: int) -> None:
         if queue is not None:  # tasks queued for workers now gone: do not wait to send them
             queue.cancel_join_thread()
         pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _load(model) -> None:
+    """In a worker process: import csolve and load (or compile) the model's kernels."""
+    from csolve.search import kernels_for_model
+    from csolve.solver import warm_up
+
+    warm_up(model, kernels_for_model(model))
+
+
+def _start(pool: cf.ProcessPoolExecutor, n: int, job: SearchJob) -> None:
+    """Start the pool's processes and load the job's kernels in each (once per pool and
+    model), and move the job's deadline on by that time: like compiling, starting workers
+    is not the search the time limit is for. A stop asked meanwhile ends the wait."""
+    import concurrent.futures as cf
+
+    key = (job.model.rules, job.model.engine)
+    if key in _ready_for.get(n, ()):
+        return
+    t0 = time.monotonic()
+    with _spawning():
+        pending = {pool.submit(_load, job.model) for _ in range(n)}
+    while pending and not job.stopped():
+        done, pending = cf.wait(pending, timeout=0.02)
+        for f in done:
+            f.result()
+    if not pending:
+        _ready_for.setdefault(n, set()).add(key)
+    if job.deadline is not None:
+        job.deadline += time.monotonic() - t0
 
 
 def _task(model, nodes, dirty, limit, stream, keep, seconds):
@@ -154,6 +187,7 @@ class ProcessPool(Backend):
         tasks = 0
         reason = "exhausted"
         try:
+            _start(pool, n, job)
             while frontier or running:
                 if 0 < job.node_budget <= stats[abi.STAT_NODES]:
                     reason = "gave-up"

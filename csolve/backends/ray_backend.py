@@ -160,7 +160,10 @@ class RayBackend(Backend):
         first, early, count, kept = probe_alone(job, max(2, n))
         if early is not None:
             return early
+        t_connect = time.monotonic()
         ray = connect(job.options.get("address"))
+        if job.deadline is not None:  # starting or joining the cluster is not the search
+            job.deadline += time.monotonic() - t_connect
         task = remote("search_slice")
         stream = job.on_solution is not None
         box = [ray.put(job.model)]
