@@ -363,6 +363,22 @@ def test_all_with_a_limit_prints_solutions_only(capsys):
         assert run(capsys, "validate", "sudoku", line)[0] == 0
 
 
+def test_all_as_grids_reads_back_as_the_solutions_only(capsys, tmp_path):
+    """``--all --output grid`` ends each puzzle with a comment, not the puzzle's grid again
+    (which would read back as one more puzzle)."""
+    _code, out, _ = run(capsys, "solve", "sudoku", "2.....3.........", "--all", "--limit", "3",
+                        "--output", "grid")
+    path = tmp_path / "grids.txt"
+    path.write_text(out)
+    code, out, _ = run(capsys, "solve", "sudoku", str(path), "--count", "--output", "line")
+    assert code == 0 and out.split() == ["1", "1", "1"]
+    lines = run(capsys, "solve", "sudoku", str(path), "--output", "line")[1].split()
+    assert len(set(lines)) == 3
+    for line in lines:  # each a valid grid that keeps the givens
+        assert run(capsys, "validate", "sudoku", line)[0] == 0
+        assert line[0] == "2" and line[6] == "3"
+
+
 def test_all_pretty_says_whether_the_solutions_shown_are_all(capsys):
     """The closing line of ``--all --output pretty``: "in all" only when the count is whole."""
     _code, out, _ = run(capsys, "solve", "sudoku", "2.....3.........", "--all", "--limit", "3",

@@ -126,6 +126,7 @@ def _cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
     ("str8ts", "####/..z./####/####\n", "<stdin>:1:8:"),
     ("str8ts", "..../..../....\n", "<stdin>:1:"),
     ("str8ts", "{not json\n", "<stdin>:1:"),
+    ("str8ts", "." * 80 + "\n", "<stdin>:1: 80 cells on one line; a one-line puzzle has n·n"),
     # a puzzle's own rule broken in a row of a grid written one row per line: that line
     ("kakuro", "; clues\n- 3\\ 3\\\n\\3 . .\n\\2 . .\n", "<stdin>:4: clue 2 at r3c1"),
     ("kakuro", "- 3\\ 4\\\n\\3 1 1\n\\4 . .\n", "<stdin>:2: conflicting givens"),

@@ -225,6 +225,8 @@ class Reporter:
         if self.counting:
             head += (f", {r.count}+ solutions" if not r.exact
                      else f", {counted(r.count, 'solution')}")
+        if self.streamed[p.index]:  # its solutions went above: the puzzle again would read
+            return f"{head}\n\n"     # back as one more puzzle
         body = self.ptype.format_grid(p, r.solution) if not self.counting else \
             self.ptype.format_grid(p, None)
         return f"{head}\n{body}\n\n"

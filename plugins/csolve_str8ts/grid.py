@@ -81,6 +81,10 @@ def parse_token(tok: str, row: int, col: int, n: int) -> tuple[int, int]:
 
 def build(rows: list[list[str]]) -> Str8tsGrid:
     n = len(rows)
+    if n == 1 and len(rows[0]) > max(SIZES):  # a one-line puzzle of the wrong length
+        squares = ", ".join(str(k * k) for k in SIZES)
+        raise GridError(0, None, f"{counted(len(rows[0]), 'cell')} on one line; a one-line "
+                                 f"puzzle has n·n of them ({squares})")
     if n not in SIZES:
         raise GridError(0, None, f"a grid needs 4..9 rows, this one has {n}")
     kind = np.zeros((n, n), dtype=np.int8)
