@@ -224,9 +224,9 @@ def rate(
 ) -> None:
     """Grade each puzzle: level, hardest tactic, steps and guesses.
 
-    Levels: easy, medium, hard, expert, evil (a guess was needed); "not unique" for a
-    puzzle with several solutions (not-unique in line output), "invalid" for one with none,
-    "timeout" when --timeout ran out."""
+    Levels: easy, medium, hard, expert, evil (a guess was needed);
+    "not unique" for a puzzle with several solutions (not-unique in line
+    output), "invalid" for one with none, "timeout" when --timeout ran out."""
     from collections import Counter
 
     from rich.console import Console
