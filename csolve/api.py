@@ -134,8 +134,8 @@ def read_argument(ptype: PuzzleType, item: str | os.PathLike, fmt: str | None
     except PuzzleInputError as e:
         if _looks_like_path(item):
             raise PuzzleInputError(item, None, None, "no such file") from None
-        if any(ch.isspace() or ch == "=" for ch in item.strip()):
-            raise  # puzzle text (a Killer line), not a name: its own error, at <text>
+        if "=" in item and any(ch.isspace() for ch in item.strip()):
+            raise  # puzzle text (a Killer line), not a file name: its own error, at <text>
         shown = item if len(item) <= 80 else item[:77] + "..."
         raise PuzzleInputError(shown, e.line, e.column,
                                f"no such file, nor a {ptype.name} puzzle ({e.message})") from None
@@ -448,7 +448,8 @@ def generate(kind: str | PuzzleType, count: int = 1, *, size: int = 9, seed: int
              tries: int = 100, workers: int = 1,
              rules: Sequence[str] | str | None = None, box: str | None = None,
              backend: str | None = None, **backend_options: Any) -> list[Puzzle]:
-    """New puzzles with exactly one solution each (``puzzle.meta["seed"]`` reproduces one;
+    """New puzzles with exactly one solution each (``puzzle.meta["seed"]``, with the same
+    other arguments and ``count=1``, makes one again;
     the same ``seed`` gives the same puzzles whatever ``workers`` or ``backend``).
     ``difficulty`` is a level of ``csolve rate`` (easy ... evil), tried for at most
     ``tries`` attempts a puzzle; ``box`` a box shape ("2x3"); ``backend`` (e.g. "ray") and

@@ -20,6 +20,7 @@ A puzzle type opts in by implementing :meth:`csolve.puzzle.PuzzleType.generate`
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
@@ -52,6 +53,9 @@ class GenerationError(CsolveError):
 def derive_seeds(seed: int, count: int) -> list[int]:
     """One independent seed per puzzle, the same whatever the number of workers. The first
     is ``seed`` itself, so a puzzle's own seed, asked for one puzzle, makes it again."""
+    if count <= 0:
+        return []
+    seed = operator.index(seed)  # a numpy integer too, as a plain int (JSON writes it)
     children = np.random.SeedSequence(seed).spawn(count)
     return [seed] + [int(c.generate_state(2, dtype=np.uint64)[0] >> np.uint64(1))
                      for c in children[1:]]

@@ -300,7 +300,7 @@ class _Run:
                                  **backend.read_options(opts.backend_options)},
                         node_budget=node_budget)
         outcome = backend.solve(job)
-        seconds = time.monotonic() - t0
+        seconds = time.monotonic() - t0 - job.setup_s
         end = End(outcome.reason)
         solutions = tuple(checked(self.ptype, puzzle, s) for s in outcome.solutions)
         return Result(

@@ -141,6 +141,8 @@ def test_a_stop_flag_interrupts_every_puzzle():
      "option slice wants a number > 0, got nan"),
     (lambda: csolve.solve("sudoku", HARD, rules="nosuch"), "nosuch"),
     (lambda: csolve.solve("sudoku", "123"), "123:1: no such file, nor a sudoku puzzle (a line"),
+    (lambda: csolve.solve("sudoku", "my puzzles.txt"),
+     "my puzzles.txt:1: no such file, nor a sudoku puzzle"),
     (lambda: csolve.solve("sudoku", "puzzles/sudoku/9x9-hardd.txt"), "hardd.txt: no such file"),
     (lambda: csolve.solve("sudoku", "hard.txt"), "hard.txt: no such file"),
     (lambda: csolve.solve("sudoku", " "), "no puzzle given"),

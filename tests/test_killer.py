@@ -245,7 +245,8 @@ def test_box_option_reshapes_killer_boxes(tmp_path, capsys):
     path = write(tmp_path, six.replace(" box=3x2", "") + "\n", "six.txt")
     code, out, err = run(capsys, "solve", "killer", path, "--box", "3x2", "--count")
     assert code == 0 and out.strip() == "1"
-    # a puzzle that names its own box shape keeps it: --box saying otherwise is an error
+    # a puzzle that names a box shape other than its size's default keeps it: --box saying
+    # otherwise is an error (a box= of the default shape reads as no box= at all)
     own = write(tmp_path, six + "\n", "own.txt")
     code, out, err = run(capsys, "solve", "killer", own, "--box", "2x3")
     assert code == 2 and err == (f"csolve: error: {own}:1: the puzzle says box=3x2, --box "

@@ -38,6 +38,17 @@ class SearchJob:
     ctrl: np.ndarray = field(default_factory=lambda: np.zeros(abi.CTRL_SIZE, dtype=np.int64))
     options: dict = field(default_factory=dict)
     node_budget: int = 0
+    #: seconds the backend spent starting workers (processes, a cluster) before searching;
+    #: it moves ``deadline`` on by as much, and the result's seconds leave them out
+    setup_s: float = 0.0
+
+    def started_workers(self, since: float) -> None:
+        """Leave the time since ``since`` (a ``time.monotonic()`` value), spent starting
+        workers, out of the time limit and the search's seconds, as compiling is."""
+        spent = time.monotonic() - since
+        self.setup_s += spent
+        if self.deadline is not None:
+            self.deadline += spent
 
     def timed_out(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline

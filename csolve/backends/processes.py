@@ -30,8 +30,6 @@ if TYPE_CHECKING:  # imported when a pool starts: a run on threads never needs t
 SLICE_SECONDS = 0.05
 _pools: dict[int, cf.ProcessPoolExecutor] = {}
 _lock = threading.Lock()
-#: per pool size, the models (by rules and engine) whose kernels its processes have loaded
-_ready_for: dict[int, set] = {}
 
 
 def _pool(n: int) -> cf.ProcessPoolExecutor:
@@ -93,7 +91,6 @@ def shutdown_all() -> None:
 def _drop(n: int) -> None:
     with _lock:
         pool = _pools.pop(n, None)
-        _ready_for.pop(n, None)
     if pool is not None:
         # Ctrl-C / an error: the children are mid-task and would be waited for; end them
         for proc in list(getattr(pool, "_processes", {}).values()):
@@ -114,13 +111,16 @@ def _load(model) -> None:
 
 def _start(pool: cf.ProcessPoolExecutor, n: int, job: SearchJob) -> None:
     """Start the pool's processes and load the job's kernels in each (once per pool and
-    model), and move the job's deadline on by that time: like compiling, starting workers
-    is not the search the time limit is for. A stop asked meanwhile ends the wait."""
+    model), and leave that time out of the job's time limit (:meth:`SearchJob.started_workers`):
+    like compiling, starting workers is not the search the limit is for. A stop asked
+    meanwhile ends the wait."""
     import concurrent.futures as cf
 
     key = (job.model.rules, job.model.engine)
-    if key in _ready_for.get(n, ()):
-        return
+    with _lock:
+        ready = pool.__dict__.setdefault("csolve_ready_for", set())  # models loaded in it
+        if key in ready:
+            return
     t0 = time.monotonic()
     with _spawning():
         pending = {pool.submit(_load, job.model) for _ in range(n)}
@@ -129,9 +129,9 @@ def _start(pool: cf.ProcessPoolExecutor, n: int, job: SearchJob) -> None:
         for f in done:
             f.result()
     if not pending:
-        _ready_for.setdefault(n, set()).add(key)
-    if job.deadline is not None:
-        job.deadline += time.monotonic() - t0
+        with _lock:
+            ready.add(key)
+    job.started_workers(t0)
 
 
 def _task(model, nodes, dirty, limit, stream, keep, seconds):

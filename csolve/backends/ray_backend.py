@@ -162,8 +162,7 @@ class RayBackend(Backend):
             return early
         t_connect = time.monotonic()
         ray = connect(job.options.get("address"))
-        if job.deadline is not None:  # starting or joining the cluster is not the search
-            job.deadline += time.monotonic() - t_connect
+        job.started_workers(t_connect)  # starting or joining the cluster is not the search
         task = remote("search_slice")
         stream = job.on_solution is not None
         box = [ray.put(job.model)]

@@ -234,8 +234,8 @@ class Reporter:
     def _pretty(self, r: Result) -> None:
         p = r.puzzle
         head = f"[bold]{p.where}[/] "
-        more = "" if r.exact else " (limit reached)" if r.status is not Status.TIMEOUT \
-            else " (timed out)"
+        more = ("" if r.exact else " (timed out)" if r.status is Status.TIMEOUT
+                else " (interrupted)" if r.status is Status.INTERRUPTED else " (limit reached)")
         if self.counting:
             self.out.print(f"{head}{counted(r.count, 'solution')}{more}")
             return

@@ -256,7 +256,7 @@ def rate(
             elif out is Output.line:
                 con.print("timeout - - -", markup=False)
             else:
-                table.add_row(p.where, "timeout", "-", "-", "-")
+                table.add_row(str(p.line), "timeout", "-", "-", "-")
             continue
         if r.solutions == 0:
             code = ExitCode.NO_SOLUTION

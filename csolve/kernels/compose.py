@@ -172,6 +172,11 @@ def _check_kernels_exist(paths: tuple[str, ...]) -> None:
         module, _, func = path.partition(":")
         if module in sys.modules and hasattr(sys.modules[module], func):
             continue
+        if not module or not func:
+            from csolve.errors import RuleError
+
+            raise RuleError(f"{_registered_as(path)} names the kernel {path!r}, which is not "
+                            "module:function")
         try:
             found = hasattr(importlib.import_module(module), func)
             why = f"{module!r} defines no {func!r}"
