@@ -12,6 +12,7 @@ from __future__ import annotations
 import atexit
 import threading
 import time
+import weakref
 from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -30,6 +31,9 @@ if TYPE_CHECKING:  # imported when a pool starts: a run on threads never needs t
 SLICE_SECONDS = 0.05
 _pools: dict[int, cf.ProcessPoolExecutor] = {}
 _lock = threading.Lock()
+#: the models (by rules and engine) whose kernels a pool's processes have loaded; it goes
+#: with its pool
+_ready_for: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _pool(n: int) -> cf.ProcessPoolExecutor:
@@ -118,7 +122,7 @@ def _start(pool: cf.ProcessPoolExecutor, n: int, job: SearchJob) -> None:
 
     key = (job.model.rules, job.model.engine)
     with _lock:
-        ready = pool.__dict__.setdefault("csolve_ready_for", set())  # models loaded in it
+        ready = _ready_for.setdefault(pool, set())
         if key in ready:
             return
     t0 = time.monotonic()

@@ -207,11 +207,9 @@ def _kernel_failure(e: BaseException) -> str | None:
 def _failed_kernel(functions: list[str]) -> str | None:
     """The registered rule or engine (``module:function``) among the functions numba was
     typing, innermost first; None when none of them is one."""
-    from csolve.engines import all_engines
-    from csolve.rules import all_rules
+    from csolve.kernels.compose import kernel_owners
 
-    paths = [r.kernel for r in all_rules().values()]
-    paths += [e.kernel for e in all_engines().values()]
+    paths = list(kernel_owners())
     for name in functions:  # numba reports the innermost call first
         found = [p for p in paths if p.endswith(":" + name)]
         if found:

@@ -75,9 +75,7 @@ def list_tactics_cmd(
 
     ptype = get_puzzle_type(puzzle)
     rules = all_rules()
-    from csolve.rules import with_constraints
-
-    used = with_constraints(tuple(ptype.default_rules), tuple(ptype.constraint_rules))
+    used = ptype.rules_for(ptype.default_rules)  # with the constraint rules a model adds
     table = Table(title=f"{puzzle} tactics (default rules: {','.join(used)})")
     for col in ("tactic", "also known as", "level", "what it does"):
         table.add_column(col)

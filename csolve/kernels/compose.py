@@ -170,36 +170,32 @@ def _check_kernels_exist(paths: tuple[str, ...]) -> None:
     or engine and plugin, not as a failure of the generated module."""
     for path in paths:
         module, _, func = path.partition(":")
-        if module in sys.modules and hasattr(sys.modules[module], func):
-            continue
         if not module or not func:
-            from csolve.errors import RuleError
+            what = f"{path!r}, which is not module:function"
+        else:
+            try:
+                if hasattr(importlib.import_module(module), func):
+                    continue
+                what = f"{path}, but {module!r} defines no {func!r}"
+            except Exception as e:  # noqa: BLE001 - whatever the plugin's module raises
+                what = f"{path}, but its module cannot be imported ({type(e).__name__}: {e})"
+        from csolve.errors import RuleError
 
-            raise RuleError(f"{_registered_as(path)} names the kernel {path!r}, which is not "
-                            "module:function")
-        try:
-            found = hasattr(importlib.import_module(module), func)
-            why = f"{module!r} defines no {func!r}"
-        except Exception as e:  # noqa: BLE001 - whatever the plugin's module raises
-            found = False
-            why = f"its module cannot be imported ({type(e).__name__}: {e})"
-        if not found:
-            from csolve.errors import RuleError
-
-            raise RuleError(f"{_registered_as(path)} names the kernel {path}, but {why}")
+        raise RuleError(f"{kernel_owners().get(path, 'a rule')} names the kernel {what}")
 
 
-def _registered_as(path: str) -> str:
-    """Which rule or engine (and plugin) registered the kernel ``path``."""
+def kernel_owners() -> dict[str, str]:
+    """Every registered rule's and engine's kernel path, with who registered it: ``rule
+    'spin' (plugin pkg)``, for messages about a kernel."""
     from csolve.engines import all_engines
     from csolve.rules import all_rules
 
+    owners: dict[str, str] = {}
     for kind, found in (("rule", all_rules()), ("engine", all_engines())):
         for item in found.values():
-            if item.kernel == path:
-                return f"{kind} {item.name!r}" + (f" (plugin {item.origin})" if item.origin
-                                                  else "")
-    return "a rule"
+            owners.setdefault(item.kernel, f"{kind} {item.name!r}" + (
+                f" (plugin {item.origin})" if item.origin else ""))
+    return owners
 
 
 def module_name(source: str, kernel_paths: tuple[str, ...], engine: str = "") -> str:
