@@ -188,12 +188,14 @@ def random_solution(model: Model, rng: np.random.Generator, *, fixed: np.ndarray
 
 def reduce_clues(model: Model, solution: np.ndarray, groups: Sequence[Sequence[int]],
                  target: int | None = None, free: np.ndarray | None = None,
-                 ctrl: np.ndarray | None = None) -> np.ndarray:
+                 ctrl: np.ndarray | None = None, max_nodes: int | None = None) -> np.ndarray:
     """Clues (bool per cell) left after removing ``groups`` in order while unique.
 
     ``solution``: uint64 singles per cell; every cell starts as a clue. ``free``: each
     cell's mask when it is no clue (default: the model's initial domains). ``target``:
     stop at that many clues or fewer; None: until no group can be removed (minimal).
+    ``max_nodes``: bound each uniqueness check, for puzzles whose checks can run long; a
+    removal not settled within it is refused (the puzzle stays unique, not always minimal).
     The whole loop is one kernel call that releases the GIL.
     """
     from csolve.engines import workspace_for
@@ -217,7 +219,8 @@ def reduce_clues(model: Model, solution: np.ndarray, groups: Sequence[Sequence[i
     stats = np.zeros(abi.STAT_SIZE, dtype=np.int64)
     ws = workspace_for(model)
     r = kernels.reduce_clues(model.kernel, ws, stack, dirty, sp, ctrl, free,
-                             solution, clue, ptr, cells, int(target or 0), sols, nsol, stats)
+                             solution, clue, ptr, cells, int(target or 0), int(max_nodes or 0),
+                             sols, nsol, stats)
     check_settled(ws, model)
     if r == abi.STOPPED:
         raise KeyboardInterrupt

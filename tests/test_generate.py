@@ -21,6 +21,7 @@ from csolve.generate import (
     reduce_clues,
     symmetry_groups,
 )
+from csolve.solver import SolveOptions, solve_one
 
 from .helpers import PUZZLES, brute_force_count, run_cli
 
@@ -82,6 +83,25 @@ def test_reduce_clues_refuses_everything_on_a_forced_target(sudoku):
     model = sudoku_model(9, ("elimination", "hidden-single"))
     clue = reduce_clues(model, masks_of(grid), [(c,) for c in range(81)], target=80)
     assert int(clue.sum()) == 80
+
+
+def test_reduce_clues_node_budget_refuses_what_it_cannot_settle(sudoku):
+    """A removal whose check runs past ``max_nodes`` stays a clue: never a second solution,
+    and with a budget of one node the search settles less than without one."""
+    from csolve_sudoku.plugin import sudoku_model
+
+    grid = solved_grid(9, np.random.default_rng(5))
+    model = sudoku_model(9, ("elimination",))
+    order = [(c,) for c in np.random.default_rng(6).permutation(81).tolist()]
+    free = reduce_clues(model, masks_of(grid), order)
+    tight = reduce_clues(model, masks_of(grid), order, max_nodes=1)
+    assert tight.sum() > free.sum()
+    for clue in (free, tight):
+        line = "".join(str(v) if k else "." for v, k in zip(grid.tolist(), clue, strict=True))
+        (puzzle,) = sudoku.parse(line + "\n", "<t>")
+        result = solve_one(sudoku, puzzle, SolveOptions(limit=0))
+        assert result.exact and result.count == 1
+        assert sudoku.validate(puzzle, result.solutions[0]) == []
 
 
 @settings(max_examples=25, deadline=None)

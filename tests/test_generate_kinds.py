@@ -134,3 +134,28 @@ def test_a_puzzles_own_seed_makes_it_again(kind):
         assert ptype.format_line(again, None) == ptype.format_line(p, None)
         r = solve_one(ptype, again, SolveOptions(limit=2))
         assert r.count == 1 and ptype.validate(again, r.solutions[0]) == []
+
+
+@pytest.mark.parametrize("n", [4, 5, 8, 16, 27, 31])
+def test_kakuro_layouts_fill_the_grid_at_every_size(n):
+    """Every size draws a layout within a few tries: one connected part of white cells, runs
+    of 2..9, and a white cell in every inner row and column (the grid is as large as asked)."""
+    from csolve_kakuro.generate import _parts, _runs_of, layout
+
+    rng = np.random.default_rng(n)
+    found = [w for w in (layout(n, rng, sym) for sym in ("none", "rot180") for _ in range(20))
+             if w is not None]
+    assert len(found) >= 10
+    for white in found:
+        inner = white[1:, 1:]
+        assert not white[0].any() and not white[:, 0].any()
+        assert inner.any(axis=0).all() and inner.any(axis=1).all()
+        assert len(_parts(white)) == 1
+        assert all(2 <= len(run) <= 9 for run in _runs_of(inner))
+
+
+@pytest.mark.slow
+def test_kakuro_generates_at_the_largest_size():
+    ptype, (g,) = generated("kakuro", 31, 1, seed=1)
+    assert g.puzzle.data.values.shape == (31, 31)
+    assert_unique_and_valid(ptype, g)

@@ -92,7 +92,7 @@ def solve_batch(m, ws, inits, start, limit, ctrl, stack, dirty, sp, nsol, first,
 
 @kernel
 def reduce_clues(m, ws, stack, dirty, sp, ctrl, free, solution, clue, group_ptr, group_cells,
-                 target, sols, nsol, stats):
+                 target, max_nodes, sols, nsol, stats):
     """Remove groups of clues, in order, while the puzzle keeps exactly one solution.
 
     A puzzle's clue ``c`` holds ``solution[c]`` (a single); a cell that is no clue holds
@@ -101,7 +101,9 @@ def reduce_clues(m, ws, stack, dirty, sp, ctrl, free, solution, clue, group_ptr,
     without the group and with that cell barred from its solution value has no solution:
     then the known solution is the only one. A refused group is never tried again: fewer
     clues can only allow more solutions. Stops after the last group, or once at most
-    ``target`` clues are left (``target`` <= 0: go on to a minimal puzzle).
+    ``target`` clues are left (``target`` <= 0: go on to a minimal puzzle). ``max_nodes``
+    > 0 bounds each check: a removal the search cannot settle within it is refused, so the
+    puzzle stays unique but may keep a clue it could lose.
     Returns EXHAUSTED when done, STOPPED on ``ctrl[CTRL_STOP]``, STACK_FULL if ``stack``
     (which needs ``n_cells + 2`` rows) was too small.
     """
@@ -134,7 +136,8 @@ def reduce_clues(m, ws, stack, dirty, sp, ctrl, free, solution, clue, group_ptr,
             dirty[0] = -1
             sp[0] = 1
             nsol[0] = 0
-            r = search(m, ws, stack, dirty, sp, ctrl, 1, False, 1 << 62, sols, nsol, stats)
+            r = search(m, ws, stack, dirty, sp, ctrl, 1, False,
+                       max_nodes if max_nodes > 0 else 1 << 62, sols, nsol, stats)
             clear_queue(ws)
             if r == EXHAUSTED:
                 continue

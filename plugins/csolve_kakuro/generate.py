@@ -2,14 +2,17 @@
 
 1. A layout: the first row and column are black; inner cells turn black at random (in the
    orbits of ``--symmetry``), then every white cell alone in its row or column run turns
-   black, and runs longer than nine get a black cell, until every run has 2..9 cells; a
-   layout whose white cells are too few or not connected is drawn again.
+   black, runs longer than nine get a black cell, and white cells cut off from the largest
+   connected part turn black, until every run has 2..9 cells; a layout whose white cells
+   are too few, or that leaves an inner row or column all black, is drawn again.
 2. A filling: distinct digits in every run, found by the generic random solution over the
    runs as all-different groups (no sums yet), with the digits relabelled at random.
 3. The clues: each run's sum. Sums alone rarely leave one solution, so the generic clue
    removal starts from every white cell given and takes digits away while the solution
-   stays unique; what remains are the given digits the puzzle needs (often none). Of a few
-   fillings, the one needing fewest given digits is kept.
+   stays unique; what remains are the given digits the puzzle needs (often none). A check
+   the search cannot settle within ``CHECK_NODES`` keeps its digit, so a large grid may
+   keep a digit it could lose rather than take minutes. Of a few fillings, the one needing
+   fewest given digits is kept.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ SIZES = range(4, 32)
 DENSITY = 0.22  # share of inner cells drawn black before the runs are repaired
 FILLINGS = 4  # fillings tried per puzzle; the one needing fewest given digits wins
 LAYOUT_TRIES = 200
+CHECK_NODES = 2_000  # search nodes a removal's uniqueness check may take; over it, the digit stays
 
 
 def _runs_of(white: np.ndarray) -> list[list[tuple[int, int]]]:
@@ -54,46 +58,73 @@ def _runs_of(white: np.ndarray) -> list[list[tuple[int, int]]]:
     return runs
 
 
-def _connected(white: np.ndarray) -> bool:
-    cells = list(zip(*np.nonzero(white), strict=True))
-    if not cells:
-        return False
-    seen = {cells[0]}
-    todo = [cells[0]]
-    while todo:
-        r, c = todo.pop()
-        for nr, nc in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
-            if (0 <= nr < white.shape[0] and 0 <= nc < white.shape[1] and white[nr, nc]
-                    and (nr, nc) not in seen):
-                seen.add((nr, nc))
-                todo.append((nr, nc))
-    return len(seen) == len(cells)
+def _parts(white: np.ndarray) -> list[list[tuple[int, int]]]:
+    """The white cells in connected parts (through shared sides), largest first."""
+    seen = np.zeros(white.shape, dtype=bool)
+    parts = []
+    for start in zip(*np.nonzero(white), strict=True):
+        if seen[start]:
+            continue
+        seen[start] = True
+        part = [start]
+        todo = [start]
+        while todo:
+            r, c = todo.pop()
+            for nr, nc in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if (0 <= nr < white.shape[0] and 0 <= nc < white.shape[1] and white[nr, nc]
+                        and not seen[nr, nc]):
+                    seen[nr, nc] = True
+                    part.append((nr, nc))
+                    todo.append((nr, nc))
+        parts.append(part)
+    return sorted(parts, key=len, reverse=True)
+
+
+def _blacken(inner: np.ndarray, cell: tuple[int, int], orbit_of: dict) -> None:
+    m = inner.shape[1]
+    for i in orbit_of[cell[0] * m + cell[1]]:
+        inner[i // m, i % m] = False
+
+
+def _repair_runs(inner: np.ndarray, orbit_of: dict, rng: np.random.Generator) -> bool:
+    """One pass over the runs: a lone white cell turns black, a run over nine cells gets a
+    black cell that leaves two or more on each side. True when anything turned black."""
+    changed = False
+    for run in _runs_of(inner):
+        if 2 <= len(run) <= 9 or not all(inner[rc] for rc in run):
+            continue  # a good run, or one this pass has cut already (seen again next pass)
+        _blacken(inner, run[0] if len(run) == 1 else run[int(rng.integers(2, len(run) - 2))],
+                 orbit_of)
+        changed = True
+    return changed
+
+
+def _keep_largest_part(inner: np.ndarray, orbit_of: dict) -> bool:
+    """Turn black every white cell outside the largest connected part. True when any did."""
+    parts = _parts(inner)
+    for part in parts[1:]:
+        for rc in part:
+            _blacken(inner, rc, orbit_of)
+    return len(parts) > 1
 
 
 def layout(n: int, rng: np.random.Generator, symmetry: str = "none") -> np.ndarray | None:
-    """White cells (bool n×n) with every run 2..9 long, or None when this draw fails."""
+    """White cells (bool n×n) with every run 2..9 long, all connected, and a white cell in
+    every inner row and column; or None when this draw fails."""
     from csolve.generate import symmetry_groups
 
     m = n - 1
-    black = random_pattern(m, m, rng, DENSITY, symmetry)
+    inner = ~random_pattern(m, m, rng, DENSITY, symmetry)
     orbit_of = {}
     for orbit in symmetry_groups(m, m, symmetry):
         for i in orbit:
             orbit_of[i] = orbit
-    white = np.zeros((n, n), dtype=bool)
-    white[1:, 1:] = ~black
-    changed = True
-    while changed:
-        changed = False
-        for run in _runs_of(white[1:, 1:]):
-            if len(run) == 1 or len(run) > 9:
-                r, c = run[0] if len(run) == 1 else run[int(rng.integers(2, len(run) - 2))]
-                for i in orbit_of[r * m + c]:
-                    white[1 + i // m, 1 + i % m] = False
-                changed = True
-                break
-    if white.sum() < 0.4 * m * m or not _connected(white):
+    while _repair_runs(inner, orbit_of, rng) | _keep_largest_part(inner, orbit_of):
+        pass
+    if inner.sum() < 0.4 * m * m or not (inner.any(axis=0).all() and inner.any(axis=1).all()):
         return None
+    white = np.zeros((n, n), dtype=bool)
+    white[1:, 1:] = inner
     return white
 
 
@@ -171,7 +202,8 @@ def generate(options: GenerateOptions, rng: np.random.Generator, ctrl=None
         cell_of = {r * n + c: i for i, (r, c) in enumerate(g.whites)}
         groups = removal_groups(n, n, options.symmetry, cell_of, rng)
         solution = masks_of_values([digits[rc] for rc in g.whites])
-        clue = reduce_clues(model, solution, groups, options.clues, ctrl=ctrl)
+        clue = reduce_clues(model, solution, groups, options.clues, ctrl=ctrl,
+                            max_nodes=CHECK_NODES)
         if best is None or clue.sum() < best[0].sum():
             best = (clue, g, digits)
         if not clue.any():
