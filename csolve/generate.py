@@ -193,9 +193,10 @@ def reduce_clues(model: Model, solution: np.ndarray, groups: Sequence[Sequence[i
 
     ``solution``: uint64 singles per cell; every cell starts as a clue. ``free``: each
     cell's mask when it is no clue (default: the model's initial domains). ``target``:
-    stop at that many clues or fewer; None: until no group can be removed (minimal).
-    ``max_nodes``: bound each uniqueness check, for puzzles whose checks can run long; a
-    removal not settled within it is refused (the puzzle stays unique, not always minimal).
+    stop at that many clues or fewer among the groups' cells; None: until no group can be
+    removed (minimal). ``max_nodes``: bound each uniqueness check, for puzzles whose checks
+    can run long; a removal not settled within it is refused (the puzzle stays unique, not
+    always minimal).
     The whole loop is one kernel call that releases the GIL.
     """
     from csolve.engines import workspace_for

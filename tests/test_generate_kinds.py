@@ -112,8 +112,8 @@ def test_kakuro_runs_are_two_to_nine_cells():
 @pytest.mark.parametrize("kind,clues", [("sudoku", 14), ("kakuro", 8), ("str8ts", 8)])
 def test_clues_stop_at_the_number_asked(kind, clues):
     """``clues=N`` leaves N clues as the type counts them (a Str8ts' black digits are not
-    clues: the removal, which counts every model cell, aims past them), or more when the
-    puzzle turns minimal first; with no symmetry never fewer."""
+    clues: the removal counts only the cells it may remove), or more when the puzzle turns
+    minimal first; with no symmetry never fewer."""
     ptype, gs = generated(kind, 6, 3, seed=2, clues=clues)
     for g in gs:
         assert_unique_and_valid(ptype, g)

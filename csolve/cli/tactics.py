@@ -116,8 +116,8 @@ def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | 
         namer = st.board.namer
         if count == 0:
             code = ExitCode.NO_SOLUTION
-            if limit is not None:  # a hint: the next step of a puzzle with no solution
-                steps = []  # would be no help; that it has none is
+            if limit is not None:  # a hint on a puzzle with no solution: that it has none
+                steps = []
         if out is Output.json:
             obj = {"puzzle": p.index + 1, "line": p.line,
                    "steps": [s.to_json(namer, step_level(ptype, s)) for s in steps]}

@@ -101,7 +101,8 @@ def reduce_clues(m, ws, stack, dirty, sp, ctrl, free, solution, clue, group_ptr,
     without the group and with that cell barred from its solution value has no solution:
     then the known solution is the only one. A refused group is never tried again: fewer
     clues can only allow more solutions. Stops after the last group, or once at most
-    ``target`` clues are left (``target`` <= 0: go on to a minimal puzzle). ``max_nodes``
+    ``target`` clues are left among the groups' cells (cells in no group, such as Str8ts'
+    black digits, are no clues to count; ``target`` <= 0: go on to a minimal puzzle). ``max_nodes``
     > 0 bounds each check: a removal the search cannot settle within it is refused, so the
     puzzle stays unique but may keep a clue it could lose.
     Returns EXHAUSTED when done, STOPPED on ``ctrl[CTRL_STOP]``, STACK_FULL if ``stack``
@@ -109,8 +110,8 @@ def reduce_clues(m, ws, stack, dirty, sp, ctrl, free, solution, clue, group_ptr,
     """
     n = free.shape[0]
     count = 0
-    for c in range(n):
-        if clue[c] != 0:
+    for k in range(group_cells.shape[0]):
+        if clue[group_cells[k]] != 0:
             count += 1
     for g in range(group_ptr.shape[0] - 1):
         if target > 0 and count <= target:

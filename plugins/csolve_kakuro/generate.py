@@ -81,6 +81,7 @@ def _parts(white: np.ndarray) -> list[list[tuple[int, int]]]:
 
 
 def _blacken(inner: np.ndarray, cell: tuple[int, int], orbit_of: dict) -> None:
+    """Turn ``cell`` black with its orbit, so the layout keeps its symmetry."""
     m = inner.shape[1]
     for i in orbit_of[cell[0] * m + cell[1]]:
         inner[i // m, i % m] = False

@@ -96,11 +96,8 @@ def generate(options: GenerateOptions, rng: np.random.Generator, ctrl=None
     cells = g.cells()
     cell_of = {r * n + c: i for i, (r, c) in enumerate(cells) if g.kind[r, c] == WHITE}
     groups = removal_groups(n, n, options.symmetry, cell_of, rng)
-    # the removal counts every model cell it leaves, black ones too: aim past them
-    black = sum(1 for rc in cells if g.kind[rc] != WHITE)
-    target = None if options.clues is None else options.clues + black
     clue = reduce_clues(model, masks_of_values([solution[rc] for rc in cells]), groups,
-                        target, ctrl=ctrl)
+                        options.clues, ctrl=ctrl)
     for i, rc in enumerate(cells):
         if clue[i] and g.kind[rc] == WHITE:
             g.values[rc] = solution[rc]
