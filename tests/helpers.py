@@ -31,6 +31,16 @@ def shared_file(*parts: str) -> Path:
     return path
 
 
+def ctrl_c_reaches_it() -> None:
+    """``preexec_fn`` for a child that a test sends Ctrl-C (SIGINT): give it SIGINT's
+    default action, as a terminal's foreground job has. A test runner started in the
+    background (``pytest &``, ``nohup``) has SIGINT ignored, and its children inherit that:
+    they would ignore the test's Ctrl-C as they should, and run on."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def pattern_grid(n: int, rng: random.Random) -> np.ndarray:
     """A random valid solved n×n grid (the base pattern, shuffled by symmetries)."""
     k = int(round(n**0.5))

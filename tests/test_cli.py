@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from .helpers import PUZZLES, run_cli
+from .helpers import PUZZLES, ctrl_c_reaches_it, run_cli
 
 HARD = str(PUZZLES / "sudoku" / "9x9-hard.txt")
 
@@ -309,7 +309,7 @@ def test_ctrl_c_writes_the_answers_found_and_reports_the_rest_interrupted(tmp_pa
                              "--count", "--output", "json", "--backend", backend,
                              "--workers", "2"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=ctrl_c_reaches_it)
     first = json.loads(proc.stdout.readline())  # the 4x4 is done; the count has begun
     assert first["count"] == 12 and first["exact"]
     while backend == "process-pool" and proc.poll() is None and not _children(proc.pid):
@@ -340,7 +340,8 @@ def test_ctrl_c_once_the_command_is_done_is_one_line_not_a_traceback(tmp_path):
         " '--workers', '2', '--output', 'line']\n"
         "run()\n")
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=300, start_new_session=True, cwd=tmp_path)
+                          timeout=300, start_new_session=True, cwd=tmp_path,
+                          preexec_fn=ctrl_c_reaches_it)
     assert proc.returncode == 130, proc.stderr
     assert proc.stderr.splitlines()[-1] == "csolve: interrupted"
     assert "Traceback" not in proc.stderr
@@ -481,7 +482,8 @@ def test_a_ctrl_c_while_the_program_loads_is_one_line(tmp_path):
               "from csolve.program import run\n"
               "run()\n")
     proc = subprocess.run([sys.executable, "-c", script, "solve", "sudoku", "2.....3........."],
-                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path,
+                          preexec_fn=ctrl_c_reaches_it)
     assert proc.returncode == 130 and proc.stderr == "csolve: interrupted\n"
     assert not proc.stdout
 

@@ -23,7 +23,7 @@ from csolve.generate import (
 )
 from csolve.solver import SolveOptions, solve_one
 
-from .helpers import PUZZLES, brute_force_count, run_cli
+from .helpers import PUZZLES, brute_force_count, ctrl_c_reaches_it, run_cli
 
 
 def _valid(grid: np.ndarray, n: int) -> bool:
@@ -205,7 +205,7 @@ def test_ctrl_c_stops_parallel_generation():
     p = subprocess.Popen([sys.executable, "-m", "csolve", "generate", "sudoku", "--size", "25",
                           "--count", "4", "--seed", "3", "--workers", "2"],
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                         preexec_fn=ctrl_c_reaches_it)
     time.sleep(3)
     p.send_signal(signal.SIGINT)
     try:

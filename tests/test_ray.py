@@ -22,6 +22,7 @@ from csolve.kernels import abi
 from csolve.search import kernels_for_model, new_ctrl
 from csolve.solver import SolveOptions, Status, solve_one
 
+from .helpers import ctrl_c_reaches_it
 from .helpers import run_cli as run_program
 
 ray = pytest.importorskip("ray")  # CI installs the extra; without it only these skip
@@ -347,7 +348,8 @@ def test_cli_starts_and_stops_its_own_cluster(tmp_path, serial_counts):
     f.write_text(HEAVY + "\n")
     proc = subprocess.Popen([*csolve, "solve", "sudoku", str(f), "--backend", "ray",
                              "--workers", "2", "--count"], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=ctrl_c_reaches_it)
     while proc.poll() is None and not _processes_with(str(tmp), "ray::search_slice"):
         time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
