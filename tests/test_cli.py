@@ -322,6 +322,34 @@ def test_ctrl_c_writes_the_answers_found_and_reports_the_rest_interrupted(tmp_pa
     assert err.splitlines()[-1] == "csolve: interrupted" and "Traceback" not in err
 
 
+def test_one_ctrl_c_sent_twice_is_one_interrupt_and_a_later_one_a_second(monkeypatch):
+    """``timeout -s INT`` sends SIGINT to the command and again to its process group: the
+    two are one Ctrl-C, which stops the search so that the answers found are written, not
+    a Ctrl-C and a second one that interrupts at once and loses them. A second Ctrl-C
+    that comes later still interrupts at once."""
+    import signal
+
+    import csolve.cli
+    from csolve.cli.solve import stop_on_interrupt
+    from csolve.kernels.abi import CTRL_STOP
+    from csolve.search import new_ctrl
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # as a terminal's
+    try:
+        ctrl = new_ctrl()
+        with stop_on_interrupt(ctrl) as interrupted:
+            signal.raise_signal(signal.SIGINT)  # its handler has run when this returns
+            assert ctrl[CTRL_STOP] == 1 and interrupted()
+            signal.raise_signal(signal.SIGINT)
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        monkeypatch.setattr(csolve.cli, "SAME_INTERRUPT_S", 0.0)  # the second comes later
+        with pytest.raises(KeyboardInterrupt), stop_on_interrupt(new_ctrl()):
+            signal.raise_signal(signal.SIGINT)
+            signal.raise_signal(signal.SIGINT)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def test_ctrl_c_once_the_command_is_done_is_one_line_not_a_traceback(tmp_path):
     """Ctrl-C that lands while the program winds down (here: as it stops the process
     pool, when it used to print a traceback or leave the pool's workers waiting forever):

@@ -110,16 +110,24 @@ def _caused_by_interrupt(e: BaseException) -> bool:
     return False
 
 
-#: Ctrl-Cs received once the command was done
-_late_interrupts: list[int] = []
+#: seconds after a Ctrl-C within which another SIGINT is the same one: ``timeout -s INT``
+#: sends it to the command and again to its process group, where a person's second Ctrl-C
+#: comes later
+SAME_INTERRUPT_S = 0.5
+
+#: when the Ctrl-Cs received once the command was done came (``time.monotonic()``)
+_late_interrupts: list[float] = []
 
 
 def _interrupted_in_teardown(signum: int, frame: object) -> None:
     """Ctrl-C once the command is done: the program still winds down in order (its worker
     processes stopped, none left waiting) and then says it was interrupted; a second Ctrl-C
     ends the workers and the program at once."""
-    _late_interrupts.append(signum)
-    if len(_late_interrupts) < 2:
+    import time
+
+    now = time.monotonic()
+    if not _late_interrupts or now - _late_interrupts[0] < SAME_INTERRUPT_S:
+        _late_interrupts.append(now)
         return
     import multiprocessing
     import os

@@ -146,25 +146,31 @@ def solve(
 def stop_on_interrupt(ctrl: np.ndarray) -> Iterator[Callable[[], bool]]:
     """The first Ctrl-C sets the search's stop flag instead of raising: every worker stops,
     the answers found are written and the puzzles not done are reported ``interrupted``.
-    A second Ctrl-C interrupts at once. Yields a test of whether it happened."""
+    A second Ctrl-C (not the same one sent twice: :data:`csolve.cli.SAME_INTERRUPT_S`)
+    interrupts at once. Yields a test of whether it happened."""
     import signal
     import threading
 
+    from csolve.cli import SAME_INTERRUPT_S
     from csolve.kernels.abi import CTRL_STOP
 
-    hit = []
+    hit: list[float] = []
     previous = signal.getsignal(signal.SIGINT)
     if (threading.current_thread() is not threading.main_thread()
             or previous is not signal.default_int_handler):  # an embedder's own handling
         yield lambda: False
         return
 
-    def first(_signum, _frame) -> None:
-        hit.append(True)
+    def stop(signum, frame) -> None:
+        now = time.monotonic()
+        if hit and now - hit[0] >= SAME_INTERRUPT_S:
+            signal.signal(signal.SIGINT, previous)
+            previous(signum, frame)  # raises KeyboardInterrupt
+        if not hit:
+            hit.append(now)
         ctrl[CTRL_STOP] = 1
-        signal.signal(signal.SIGINT, previous)
 
-    signal.signal(signal.SIGINT, first)
+    signal.signal(signal.SIGINT, stop)
     try:
         yield lambda: bool(hit)
     finally:
