@@ -153,9 +153,11 @@ from csolve.hookspecs import hookimpl
 
 @hookimpl
 def csolve_register_puzzles(register):
-    from .plugin import __CLASS__
+    from csolve.puzzle import DeferredPuzzleType
 
-    register(__CLASS__())
+    # by name and place: the class is imported when the type is first used, so a run of
+    # another puzzle type never imports this plugin's machinery
+    register(DeferredPuzzleType("__NAME__", "__PACKAGE__.plugin:__CLASS__"))
 
 
 @hookimpl

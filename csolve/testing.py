@@ -250,7 +250,8 @@ def _not_loaded(entry_point: str) -> str:
 
 def check_light_entry_point(entry_point: str) -> None:
     """With only the core and this entry point loaded, ``csolve --help`` runs without
-    importing numpy or numba (hooks import the heavy modules when they are called)."""
+    importing numpy or numba (hooks import the heavy modules when they are called), and a
+    run of another puzzle type imports none of the plugin's modules but its entry point."""
     code = (
         "import sys\n"
         "from csolve.cli import main\n"
@@ -268,6 +269,34 @@ def check_light_entry_point(entry_point: str) -> None:
     assert r.returncode == 0, r.stderr.strip().splitlines()[-1] if r.stderr.strip() else r
     heavy = r.stderr.rsplit("HEAVY ", 1)[-1].strip()
     assert heavy == "", f"csolve --help with {entry_point!r} imports {heavy}"
+    if entry_point != "sudoku":
+        _check_not_imported_by_another_type(entry_point)
+
+
+def _check_not_imported_by_another_type(entry_point: str) -> None:
+    """A run that reads another puzzle type (Sudoku) imports none of the plugin's modules
+    but its entry point: its puzzle types are registered by name and place
+    (``DeferredPuzzleType``) and its hooks import their machinery when called."""
+    code = (
+        "import sys\n"
+        "from csolve.cli import main\n"
+        "sys.argv = ['csolve', 'solve', 'sudoku', '2.....3.........', '--output', 'line']\n"
+        "try:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+        "from csolve.plugins import get_plugin_manager\n"
+        f"plugin = get_plugin_manager().get_plugin({entry_point!r})\n"
+        f"assert plugin is not None, {_not_loaded(entry_point)!r}\n"
+        "hooks = plugin.__name__\n"
+        "package = hooks.split('.')[0] + '.'\n"
+        "mine = [m for m in sys.modules if m.startswith(package) and m != hooks]\n"
+        "sys.stderr.write('MINE ' + ','.join(sorted(mine)) + '\\n')\n"
+    )
+    env = {**os.environ, "CSOLVE_LOAD_PLUGINS": f"core,sudoku,{entry_point}"}
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr.strip().splitlines()[-1] if r.stderr.strip() else r
+    mine = r.stderr.rsplit("MINE ", 1)[-1].strip()
+    assert mine == "", (f"a run of csolve solve sudoku with {entry_point!r} installed imports "
+                        f"{mine} (register puzzle types as DeferredPuzzleType)")
 
 
 def check_puzzle_type(ptype: PuzzleType, puzzles: str, *, solutions: str | None = None,

@@ -84,7 +84,8 @@ def test_killer_keeps_the_contract_on_janko_puzzles_with_known_solutions():
 
 def test_the_kit_catches_a_broken_plugin(tmp_path, monkeypatch):
     """A validator that ignores the rules, a sample with one solution given as the open one,
-    input csolve accepts, and an entry point that imports numpy: each check fails."""
+    input csolve accepts, an entry point that imports numpy, and one that imports its puzzle
+    type's module on a run of another type: each check fails."""
     sudoku = get_puzzle_type("sudoku")
 
     class Forgetful(type(sudoku)):
@@ -108,6 +109,20 @@ def test_the_kit_catches_a_broken_plugin(tmp_path, monkeypatch):
     with pytest.raises(AssertionError, match="'heavy' imports numpy"):
         check_light_entry_point("heavy")
     check_light_entry_point("kakuro")  # the same environment, a light plugin: passes
+    # an entry point that imports its puzzle type's module whenever types are looked up
+    package = tmp_path / "eager_plugin"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "plugin.py").write_text("")
+    (package / "hooks.py").write_text(
+        "from csolve.hookspecs import hookimpl\n\n\n@hookimpl\n"
+        "def csolve_register_puzzles(register):\n    from . import plugin  # noqa: F401\n")
+    info = tmp_path / "eager_plugin-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: eager-plugin\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[csolve]\neager = eager_plugin.hooks\n")
+    with pytest.raises(AssertionError, match="imports eager_plugin.plugin"):
+        check_light_entry_point("eager")
 
 
 def test_the_kit_says_what_is_wrong_in_a_plugins_words():

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import sys
+import types
 
 import pytest
 
@@ -13,22 +15,26 @@ from .helpers import ROOT
 
 
 @pytest.fixture()
-def latin():
+def latin(monkeypatch):
+    """The tutorial's two modules as the package ``csolve_latin`` (its ``plugin`` module
+    where the entry point's deferred registration looks), the entry point registered."""
     doc = (ROOT / "docs" / "plugins.md").read_text()
     code = re.search(r"```python\n# csolve_latin/plugin.py\n(.*?)```", doc, re.S).group(1)
     hooks = re.search(r"```python\n# csolve_latin/hooks.py\n(.*?)```", doc, re.S).group(1)
-    namespace: dict = {}
-    exec(compile(code, "csolve_latin_plugin", "exec"), namespace)
-    # the entry point module, its relative import of the class above made a lookup
-    hooks_ns: dict = {"_plugin": namespace}
-    exec(compile(hooks.replace("from .plugin import Latin", "Latin = _plugin['Latin']"),
-                 "csolve_latin_hooks", "exec"), hooks_ns)
+    package = types.ModuleType("csolve_latin")
+    package.__path__ = []
+    plugin = types.ModuleType("csolve_latin.plugin")
+    exec(compile(code, "csolve_latin/plugin.py", "exec"), plugin.__dict__)
+    monkeypatch.setitem(sys.modules, "csolve_latin", package)
+    monkeypatch.setitem(sys.modules, "csolve_latin.plugin", plugin)
+    hooks_ns: dict = {"__name__": "csolve_latin.hooks", "__package__": "csolve_latin"}
+    exec(compile(hooks, "csolve_latin/hooks.py", "exec"), hooks_ns)
     module = type("Plugin", (), {"csolve_register_puzzles":
                                  staticmethod(hooks_ns["csolve_register_puzzles"])})
     pm = get_plugin_manager()
     pm.register(module, name="latin-tutorial")
     try:
-        yield namespace["Latin"]()
+        yield plugin.Latin()
     finally:
         pm.unregister(name="latin-tutorial")
 
