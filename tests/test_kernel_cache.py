@@ -96,15 +96,32 @@ def test_a_first_compile_is_announced_once(sudoku, site, monkeypatch, capsys):
     monkeypatch.setattr(diskcache, "announce_compiles", True)
     diskcache.stop_listening()  # a fresh notice (the command line, run in process, made one)
     diskcache.listen_for_compiles()
+    before = diskcache.compile_seconds
     try:
         path = install_rule(site, "csolve_test_notice", NO_CHANGE)
         kernels = compose.kernels_for((path,))
         assert propagate_says(sudoku, kernels) is True
+        compiled = diskcache.compile_seconds
+        assert compiled > before  # counted, for the summary to leave out
         assert propagate_says(sudoku, kernels) is True  # compiled already: nothing to say
+        assert diskcache.compile_seconds == compiled
     finally:
         diskcache.stop_listening()
     err = capsys.readouterr().err
     assert err.count(diskcache.COMPILING) == 1, err
+
+
+def test_a_files_summary_says_the_compile_apart(sudoku, capsys):
+    """The first run with new rules compiles for seconds; the summary's time and rate are
+    the puzzles', as each result's seconds are, and the compile is said beside them."""
+    from csolve.cli.report import Reporter
+
+    reporter = Reporter(sudoku, "line", counting=False, show_stats=False, total=2)
+    reporter.summary(0.02, 5.5)
+    reporter.summary(0.02)
+    first, second = capsys.readouterr().err.splitlines()
+    assert first.endswith("in 20.0 ms (100 puzzles/s, after 5.50 s compiling kernels)")
+    assert second.endswith("in 20.0 ms (100 puzzles/s)")
 
 
 def test_the_dependencies_are_followed_through_imports():

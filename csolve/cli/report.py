@@ -277,7 +277,9 @@ class Reporter:
 
             _write(stack(self.pictures) + "\n")
 
-    def summary(self, seconds: float) -> None:
+    def summary(self, seconds: float, compiling: float = 0.0) -> None:
+        """One line for a file of puzzles: how each ended, and the time they took, the
+        ``compiling`` seconds of a first run's kernels said apart (not in the rate)."""
         if self.total < 2:
             return
         s = self.statuses
@@ -289,8 +291,9 @@ class Reporter:
         rate = self.total / seconds if seconds > 0 else float("inf")
         shown = f"{rate:,.0f}" if rate >= 10 else f"{rate:.2g}"
         # a plain line: rich would be imported for it alone
+        compiled = f", after {_fmt_seconds(compiling)} compiling kernels" if compiling else ""
         sys.stderr.write(f"{self.total} puzzles: {', '.join(parts)} in "
-                         f"{_fmt_seconds(seconds)} ({shown} puzzles/s)\n")
+                         f"{_fmt_seconds(seconds)} ({shown} puzzles/s{compiled})\n")
 
     def exit_code(self) -> ExitCode:
         worst = max(self.statuses, key=lambda st: st.severity, default=None)

@@ -127,14 +127,15 @@ def solve(
     from csolve.search import new_ctrl
 
     ctrl = new_ctrl()
-    t0 = time.perf_counter()
+    t0, compiled_before = time.perf_counter(), diskcache.compile_seconds
     with reporter.progress() as advance, stop_on_interrupt(ctrl) as interrupted:
         blocks = solver.iter_blocks(puzzles, progress=advance, ctrl=ctrl,
                                     on_solution=reporter.solution_printer() if all_ else None)
         for block in blocks:
             reporter.block(block)
     reporter.finish()
-    reporter.summary(time.perf_counter() - t0)
+    compiling = diskcache.compile_seconds - compiled_before
+    reporter.summary(time.perf_counter() - t0 - compiling, compiling)
     code = reporter.exit_code()
     if interrupted():  # said on stderr as every interrupted command is (csolve.cli.main)
         code = ExitCode.INTERRUPTED

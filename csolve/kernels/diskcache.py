@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 from collections.abc import Callable
 
 _lock = threading.Lock()
@@ -55,6 +56,10 @@ def _to_stderr(message: str) -> None:
 #: where the compile notice goes (the CLI's reporter prints it above its progress bar)
 notify: Callable[[str], None] = _to_stderr
 
+#: seconds numba spent compiling kernels while :func:`listen_for_compiles` listened (a
+#: command's summary leaves them out of the time it reports, as results' seconds do)
+compile_seconds = 0.0
+
 
 def listen_for_compiles() -> None:
     """With :data:`announce_compiles` set, say once on stderr when numba starts compiling a
@@ -67,14 +72,22 @@ def listen_for_compiles() -> None:
 
     class Notice(event.Listener):
         said = False
+        depth = 0  # compiles nest (a kernel compiles the kernels it calls); numba's lock
+        since = 0.0  # keeps them on one thread at a time
 
         def on_start(self, ev) -> None:
+            if self.depth == 0:
+                self.since = time.perf_counter()
+            self.depth += 1
             if not self.said:
                 self.said = True
                 notify(COMPILING)
 
         def on_end(self, ev) -> None:
-            pass
+            global compile_seconds
+            self.depth -= 1
+            if self.depth == 0:
+                compile_seconds += time.perf_counter() - self.since
 
     with _lock:
         if _listener is not None:
