@@ -214,6 +214,7 @@ class Solver:
         if not isinstance(count, bool):
             raise TypeError(f"count is True or False, not {type(count).__name__}")
         self.backend = be = get_backend(backend)
+        _check_keywords(backend_options, be.options)
         _check_workers(workers)
         if limit is not None and limit < 0:
             raise OptionError(f"limit must be 0 or more, got {limit}")
@@ -304,6 +305,20 @@ class Solver:
             items = self.read(puzzles)
         return solve_blocks(self.puzzle_type, items, self.options, on_solution=on_solution,
                             progress=progress, ctrl=ctrl)
+
+
+def _check_keywords(backend_options: dict[str, Any], known: Any) -> None:
+    """A keyword that is no backend option but close to one of :class:`Solver`'s own is a
+    slip (``timout=5``): said as Python says an unexpected keyword, with the near name."""
+    import difflib
+    import inspect
+
+    own = [name for name in inspect.signature(Solver.__init__).parameters
+           if name not in ("self", "kind", "backend_options")]
+    for key in backend_options:
+        near = difflib.get_close_matches(key, own, n=1) if key not in known else []
+        if near:
+            raise TypeError(f"unexpected keyword argument {key!r}; did you mean {near[0]!r}?")
 
 
 def _check_workers(workers: int) -> None:

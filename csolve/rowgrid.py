@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from csolve.errors import PuzzleInputError
-from csolve.inputs import load_json
+from csolve.inputs import json_text, load_json
 
 G = TypeVar("G")
 
@@ -44,6 +44,21 @@ def read_json_grid(source: str, line_no: int, text: str,
     except GridError as e:
         where = f"grid row {e.row + 1}" + (f", cell {e.col + 1}" if e.col is not None else "")
         raise PuzzleInputError(source, line_no, None, f"{where}: {e.message}") from None
+
+
+def check_json_size(source: str, line_no: int, obj: dict[str, Any], key: str,
+                    size: int) -> None:
+    """A record's size field (``key``), where it has one, must be the whole number its
+    grid has."""
+    if key not in obj:
+        return
+    value = obj[key]
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise PuzzleInputError(source, line_no, None, f"'{key}' is {json_text(value)}, not a "
+                               f"whole number (the grid has {size})")
+    if value != size:
+        raise PuzzleInputError(source, line_no, None,
+                               f"'{key}' is {value} but the grid has {size}")
 
 
 def in_format(found: list[tuple[int, G, dict]], fmt: str | None, source: str

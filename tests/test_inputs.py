@@ -158,11 +158,15 @@ def test_a_size_field_of_the_wrong_type_says_so(capsys, tmp_path):
     record["rows"] = "3"
     path = write(tmp_path, json.dumps(record) + "\n", "k.jsonl")
     err = one_line_error(*run(capsys, "solve", "kakuro", path)[::2])
-    assert """'rows' is "3" but the grid has 3""" in err  # as the file spells it
+    assert """'rows' is "3", not a whole number (the grid has 3)""" in err  # as spelt
     record["rows"] = True
     path = write(tmp_path, json.dumps(record) + "\n", "k.jsonl")
     err = one_line_error(*run(capsys, "solve", "kakuro", path)[::2])
-    assert "'rows' is true but the grid has 3" in err
+    assert "'rows' is true, not a whole number (the grid has 3)" in err
+    record["rows"] = 4
+    path = write(tmp_path, json.dumps(record) + "\n", "k.jsonl")
+    err = one_line_error(*run(capsys, "solve", "kakuro", path)[::2])
+    assert "'rows' is 4 but the grid has 3" in err
     killer = ('{"problem": "4 4\\n9 - 8 3\\n- 7 - -\\n4 - - 9\\n- - - -\\n2 2 4 1\\n'
               '2 3 4 1\\n6 3 4 5\\n6 3 5 5", "box": null}\n')
     err = one_line_error(*run(capsys, "solve", "killer", write(tmp_path, killer))[::2])

@@ -117,7 +117,8 @@ def solve(
                     **backend_options)
     if workers > 1 and not solver.backend.parallel:
         warn(f"backend {solver.backend.name} searches on one worker; --workers {workers} "
-             "changes nothing (see list-backends)")
+             "changes nothing (a parallel one shares the work: --backend locked-pool; see "
+             "list-backends)")
     ptype, puzzles = solver.puzzle_type, solver.read(file)
     reporter = Reporter(ptype, output or default_output(), counting=count, show_stats=stats,
                         total=len(puzzles))

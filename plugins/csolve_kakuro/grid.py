@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from csolve.errors import PuzzleInputError, counted
-from csolve.inputs import is_number, json_text, number_value
-from csolve.rowgrid import GridError, read_json_grid, tokens_with_columns
+from csolve.inputs import is_number, number_value
+from csolve.rowgrid import GridError, check_json_size, read_json_grid, tokens_with_columns
 
 BLACK, WHITE, CLUE = 0, 1, 2
 MAX_SUM = 45
@@ -143,9 +143,7 @@ def _from_rows(source: str, lines: list[tuple[int, str]], texts: list[str]) -> K
 def _from_json(source: str, line_no: int, text: str) -> tuple[KakuroGrid, dict]:
     g, obj = read_json_grid(source, line_no, text, build)
     for key, size in (("rows", g.rows), ("cols", g.cols)):
-        if key in obj and obj[key] != size:
-            raise PuzzleInputError(source, line_no, None,
-                                   f"'{key}' is {json_text(obj[key])} but the grid has {size}")
+        check_json_size(source, line_no, obj, key, size)
     meta = {k: obj[k] for k in ("id", "source") if k in obj}
     return g, meta
 

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from csolve.errors import PuzzleInputError, counted
-from csolve.inputs import is_number, json_text
-from csolve.rowgrid import GridError, read_json_grid, tokens_with_columns
+from csolve.inputs import is_number
+from csolve.rowgrid import GridError, check_json_size, read_json_grid, tokens_with_columns
 
 WHITE, BLACK = 0, 1
 SIZES = range(4, 10)
@@ -91,7 +91,8 @@ def build(rows: list[list[str]]) -> Str8tsGrid:
     values = np.zeros((n, n), dtype=np.int64)
     for r, toks in enumerate(rows):
         if len(toks) != n:
-            raise GridError(r, None, f"row has {counted(len(toks), 'cell')}, expected {n}")
+            raise GridError(r, None, f"row has {counted(len(toks), 'cell')}, expected {n}: "
+                                     f"the grid is square, and this one has {n} rows")
         for c, tok in enumerate(toks):
             kind[r, c], values[r, c] = parse_token(tok, r, c, n)
     return Str8tsGrid(n, kind, values)
@@ -119,9 +120,7 @@ def _from_rows(source: str, lines: list[tuple[int, str, int]]) -> Str8tsGrid:
 
 def _from_json(source: str, line_no: int, text: str) -> tuple[Str8tsGrid, dict]:
     g, obj = read_json_grid(source, line_no, text, build)
-    if "n" in obj and obj["n"] != g.n:
-        raise PuzzleInputError(source, line_no, None,
-                               f"'n' is {json_text(obj['n'])} but the grid has {g.n}")
+    check_json_size(source, line_no, obj, "n", g.n)
     return g, {k: obj[k] for k in ("id", "source") if k in obj}
 
 
