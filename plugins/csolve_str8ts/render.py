@@ -1,4 +1,5 @@
-"""A Str8ts grid for the terminal: black cells shaded, givens bold, solved digits in colour."""
+"""A Str8ts grid for the terminal: black cells shaded (and written ``#`` or ``#N``, as the text
+form has them, for output with no colour), givens bold, solved digits in colour."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ def render_grid(g: Str8tsGrid, grid: np.ndarray | None) -> Text:
     out = Text()
     for r in range(g.n):
         for c in range(g.n):
-            if g.kind[r, c] == BLACK:
+            if g.kind[r, c] == BLACK:  # as the text form writes it, for output with no colour
                 v = int(g.values[r, c])
-                out.append(f" {v if v else ' '} ", style="bold white on grey15")
+                out.append(f"#{v} " if v else " # ", style="bold white on grey15")
                 continue
             given = int(g.values[r, c])
             v = int(grid[r, c]) if grid is not None else given
