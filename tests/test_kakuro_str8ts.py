@@ -94,6 +94,22 @@ def test_str8ts_black_digits_count_in_lines():
     assert all(sorted(s[0, 1:]) == [2, 3, 4] and s[0, 0] == 1 for s in r.solutions)
 
 
+def test_str8ts_pretty_output_with_no_colour_tells_black_cells_apart():
+    """Written to a pipe (no colour), black cells read as the text form writes them, and
+    every solved row is one the validator accepts."""
+    code, out, err = run_cli("solve", "str8ts", "-", "--output", "pretty",
+                             stdin="a.../####/####/####\n")
+    assert code == 0, err
+    rows = [line.split() for line in out.splitlines()[1:]]  # under the status line
+    assert rows[0][0] == "#1" and sorted(rows[0][1:]) == ["2", "3", "4"], out
+    assert rows[1:] == [["#"] * 4] * 3, out
+    ptype = get_puzzle_type("str8ts")
+    p = _one("str8ts", "a.../####/####/####")
+    solution = np.zeros((4, 4), dtype=np.int64)
+    solution[0] = [1] + [int(v) for v in rows[0][1:]]
+    assert ptype.validate(p, solution) == []
+
+
 def test_validators_catch_wrong_grids():
     for kind, (folder, name) in SETS.items():
         path = shared_file(folder, name)
