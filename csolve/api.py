@@ -308,17 +308,23 @@ class Solver:
 
 
 def _check_keywords(backend_options: dict[str, Any], known: Any) -> None:
-    """A keyword that is no backend option but close to one of :class:`Solver`'s own is a
-    slip (``timout=5``): said as Python says an unexpected keyword, with the near name."""
+    """A keyword that no installed backend takes but that is close to one of
+    :class:`Solver`'s own parameters is a slip (``timout=5``): a :class:`KeywordError`
+    naming the near parameter, not the backend's "no such option"."""
     import difflib
     import inspect
+
+    from csolve.backends import all_backends
+    from csolve.errors import KeywordError
 
     own = [name for name in inspect.signature(Solver.__init__).parameters
            if name not in ("self", "kind", "backend_options")]
     for key in backend_options:
-        near = difflib.get_close_matches(key, own, n=1) if key not in known else []
+        if key in known or any(key in b.options for b in all_backends().values()):
+            continue
+        near = difflib.get_close_matches(key, own, n=1)
         if near:
-            raise TypeError(f"unexpected keyword argument {key!r}; did you mean {near[0]!r}?")
+            raise KeywordError(key, near[0])
 
 
 def _check_workers(workers: int) -> None:

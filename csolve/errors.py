@@ -74,6 +74,16 @@ class UnknownNameError(OptionError):
     """An unknown puzzle type, backend, rule or format name."""
 
 
+class KeywordError(OptionError, TypeError):
+    """A keyword of the Python API that is neither a parameter nor a backend option but is
+    close to a parameter (``timout=5``): a slip, said with the near name. A TypeError too,
+    as Python's own unexpected keyword is."""
+
+    def __init__(self, key: str, near: str) -> None:
+        super().__init__(f"unexpected keyword argument {key!r}; did you mean {near!r}?")
+        self.key, self.near = key, near
+
+
 class NoSolutionError(CsolveError):
     """Asked for what only a solvable puzzle has (its steps, say) of one that has none."""
 

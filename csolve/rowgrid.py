@@ -53,7 +53,9 @@ def check_json_size(source: str, line_no: int, obj: dict[str, Any], key: str,
     if key not in obj:
         return
     value = obj[key]
-    if not isinstance(value, int) or isinstance(value, bool):
+    whole = (isinstance(value, int) and not isinstance(value, bool)) or (
+        isinstance(value, float) and value.is_integer())  # 10.0, as some writers put it
+    if not whole:
         raise PuzzleInputError(source, line_no, None, f"'{key}' is {json_text(value)}, not a "
                                f"whole number (the grid has {size})")
     if value != size:

@@ -250,8 +250,8 @@ def _not_loaded(entry_point: str) -> str:
 
 def check_light_entry_point(entry_point: str) -> None:
     """With only the core and this entry point loaded, ``csolve --help`` runs without
-    importing numpy or numba (hooks import the heavy modules when they are called), and a
-    run of another puzzle type imports none of the plugin's modules but its entry point."""
+    importing numpy or numba (hooks import the heavy modules when they are called), and
+    looking puzzle types up imports none of the plugin's modules but its entry point."""
     code = (
         "import sys\n"
         "from csolve.cli import main\n"
@@ -270,24 +270,24 @@ def check_light_entry_point(entry_point: str) -> None:
     heavy = r.stderr.rsplit("HEAVY ", 1)[-1].strip()
     assert heavy == "", f"csolve --help with {entry_point!r} imports {heavy}"
     if entry_point != "sudoku":
-        _check_not_imported_by_another_type(entry_point)
+        _check_puzzle_types_deferred(entry_point)
 
 
-def _check_not_imported_by_another_type(entry_point: str) -> None:
-    """A run that reads another puzzle type (Sudoku) imports none of the plugin's modules
-    but its entry point: its puzzle types are registered by name and place
-    (``DeferredPuzzleType``) and its hooks import their machinery when called."""
+def _check_puzzle_types_deferred(entry_point: str) -> None:
+    """Looking puzzle types up (as every run of any type does) imports none of the plugin's
+    modules but its entry point: its types are registered by name and place
+    (``DeferredPuzzleType``), so a run of another type never loads their machinery."""
     code = (
         "import sys\n"
-        "from csolve.cli import main\n"
-        "sys.argv = ['csolve', 'solve', 'sudoku', '2.....3.........', '--output', 'line']\n"
-        "try:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
         "from csolve.plugins import get_plugin_manager\n"
         f"plugin = get_plugin_manager().get_plugin({entry_point!r})\n"
         f"assert plugin is not None, {_not_loaded(entry_point)!r}\n"
         "hooks = plugin.__name__\n"
         "package = hooks.split('.')[0] + '.'\n"
-        "mine = [m for m in sys.modules if m.startswith(package) and m != hooks]\n"
+        "before = set(sys.modules)\n"
+        "from csolve.puzzle import get_puzzle_type\n"
+        "get_puzzle_type('sudoku')\n"
+        "mine = [m for m in set(sys.modules) - before if m.startswith(package) and m != hooks]\n"
         "sys.stderr.write('MINE ' + ','.join(sorted(mine)) + '\\n')\n"
     )
     env = {**os.environ, "CSOLVE_LOAD_PLUGINS": f"core,sudoku,{entry_point}"}
@@ -295,8 +295,8 @@ def _check_not_imported_by_another_type(entry_point: str) -> None:
                        timeout=120)
     assert r.returncode == 0, r.stderr.strip().splitlines()[-1] if r.stderr.strip() else r
     mine = r.stderr.rsplit("MINE ", 1)[-1].strip()
-    assert mine == "", (f"a run of csolve solve sudoku with {entry_point!r} installed imports "
-                        f"{mine} (register puzzle types as DeferredPuzzleType)")
+    assert mine == "", (f"registering {entry_point!r}'s puzzle types imports {mine}: register "
+                        "them as DeferredPuzzleType('name', 'module:Class')")
 
 
 def check_puzzle_type(ptype: PuzzleType, puzzles: str, *, solutions: str | None = None,

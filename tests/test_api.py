@@ -195,8 +195,10 @@ def test_a_puzzle_of_another_type_is_an_input_error(call):
      "progress: arguments of Solver.iter_solve"),
     (lambda: csolve.solve("sudoku", HARD, timout=5), TypeError,
      "unexpected keyword argument 'timout'; did you mean 'timeout'"),
-    (lambda: csolve.Solver("sudoku", backend="locked-pool", wokers=2), TypeError,
+    (lambda: csolve.Solver("sudoku", backend="locked-pool", wokers=2), csolve.OptionError,
      "did you mean 'workers'"),
+    (lambda: csolve.Solver("sudoku", backend="serial", slice=2), csolve.UnknownNameError,
+     "backend 'serial' has no option 'slice'"),  # another backend's option: no guess
     (lambda: csolve.solve("sudoku", HARD, rules=5), TypeError, "rules are names"),
     (lambda: csolve.explain("sudoku", HARD, tactics=5), TypeError, "tactics are names"),
     (lambda: csolve.generate("sudoku", rules=5), TypeError, "rules are names"),

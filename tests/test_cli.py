@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -322,6 +323,38 @@ def test_ctrl_c_writes_the_answers_found_and_reports_the_rest_interrupted(tmp_pa
     assert err.splitlines()[-1] == "csolve: interrupted" and "Traceback" not in err
 
 
+def test_a_files_summary_says_apart_the_kernels_compiled_during_the_run(capsys, monkeypatch):
+    """Seconds spent compiling while the file is solved (counted by the compile listener)
+    are said beside the puzzles' time, not in it."""
+    import csolve.api
+    from csolve.kernels import diskcache
+
+    real = csolve.api.Solver.iter_blocks
+
+    def compiling_first(self, *args, **kwargs):  # as the first run with new rules does
+        monkeypatch.setattr(diskcache, "compile_seconds", diskcache.compile_seconds + 2e-6)
+        yield from real(self, *args, **kwargs)
+
+    monkeypatch.setattr(csolve.api.Solver, "iter_blocks", compiling_first)
+    code, out, err = run(capsys, "solve", "sudoku", str(PUZZLES / "sudoku" / "4x4.txt"),
+                         "--output", "line")
+    assert code == 0 and len(out.splitlines()) == 3, err
+    assert re.fullmatch(r"3 puzzles: 3 solved in \S+ \S+ \(\S+ puzzles/s, after 2 .s "
+                        r"compiling kernels\)", err.splitlines()[-1]), err
+
+
+def test_a_mistyped_option_given_as_a_backend_option_names_the_command_option(capsys):
+    """``-O timout=5`` is no option of the backend but is close to ``--timeout``: one line
+    that names it, exit 2 (not a slip of csolve's own)."""
+    code, out, err = run(capsys, "solve", "sudoku", "2.....3.........", "-O", "timout=5")
+    assert (code, out) == (2, "")
+    assert err == ("csolve: error: -O timout: backend serial has no such option; did you "
+                   "mean --timeout?\n")
+    code, _, err = run(capsys, "solve", "sudoku", "2.....3.........", "-O", "zzz=5")
+    assert code == 2 and err == ("csolve: error: backend 'serial' has no option 'zzz' (its "
+                                 "options: none)\n")
+
+
 def test_one_ctrl_c_sent_twice_is_one_interrupt_and_a_later_one_a_second(monkeypatch):
     """``timeout -s INT`` sends SIGINT to the command and again to its process group: the
     two are one Ctrl-C, which stops the search so that the answers found are written, not
@@ -336,6 +369,7 @@ def test_one_ctrl_c_sent_twice_is_one_interrupt_and_a_later_one_a_second(monkeyp
 
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # as a terminal's
     try:
+        monkeypatch.setattr(csolve.cli, "SAME_INTERRUPT_S", 3600.0)  # however slow the test
         ctrl = new_ctrl()
         with stop_on_interrupt(ctrl) as interrupted:
             signal.raise_signal(signal.SIGINT)  # its handler has run when this returns
@@ -348,6 +382,21 @@ def test_one_ctrl_c_sent_twice_is_one_interrupt_and_a_later_one_a_second(monkeyp
             signal.raise_signal(signal.SIGINT)
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def test_one_ctrl_c_sent_twice_as_the_command_winds_down_is_one(monkeypatch, capsys):
+    """The same in the teardown: two at once are one Ctrl-C (the program still winds down
+    in order and exits 130), where a second one later would end it at once."""
+    import signal
+
+    import csolve.cli
+
+    monkeypatch.setattr(csolve.cli, "SAME_INTERRUPT_S", 3600.0)
+    monkeypatch.setattr(csolve.cli, "_late_interrupts", [])
+    csolve.cli._interrupted_in_teardown(signal.SIGINT, None)
+    csolve.cli._interrupted_in_teardown(signal.SIGINT, None)  # returns: not a second Ctrl-C
+    assert csolve.cli._after_late_interrupts(0) == 130
+    assert capsys.readouterr().err == "csolve: interrupted\n"
 
 
 def test_ctrl_c_once_the_command_is_done_is_one_line_not_a_traceback(tmp_path):

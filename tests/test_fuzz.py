@@ -110,7 +110,8 @@ def check_case(tmp_path: Path, command: str, kind: str, data: bytes, opts: list[
     if code == 2:
         errors = [x for x in err.splitlines() if x.startswith("csolve: error:")]
         assert len(errors) == 1, where
-    if "json" in args and args[args.index("json") - 1] == "--output" and code != 2:
+    outputs = [args[i + 1] for i, a in enumerate(args[:-1]) if a == "--output"]
+    if outputs and outputs[-1] == "json" and code != 2:  # the last --output is the one used
         for line in out.splitlines():
             json.loads(line)  # every line a JSON object
 

@@ -167,6 +167,10 @@ def test_a_size_field_of_the_wrong_type_says_so(capsys, tmp_path):
     path = write(tmp_path, json.dumps(record) + "\n", "k.jsonl")
     err = one_line_error(*run(capsys, "solve", "kakuro", path)[::2])
     assert "'rows' is 4 but the grid has 3" in err
+    record["rows"] = 3.0  # a whole number as some JSON writers spell it
+    path = write(tmp_path, json.dumps(record) + "\n", "k.jsonl")
+    code, out, err = run(capsys, "solve", "kakuro", path)
+    assert code == 0, err
     killer = ('{"problem": "4 4\\n9 - 8 3\\n- 7 - -\\n4 - - 9\\n- - - -\\n2 2 4 1\\n'
               '2 3 4 1\\n6 3 4 5\\n6 3 5 5", "box": null}\n')
     err = one_line_error(*run(capsys, "solve", "killer", write(tmp_path, killer))[::2])

@@ -8,6 +8,7 @@ import types
 
 import pytest
 
+import csolve.puzzle
 from csolve.plugins import get_plugin_manager
 from csolve.solver import SolveOptions, Status, solve_one
 
@@ -27,6 +28,7 @@ def latin(monkeypatch):
     exec(compile(code, "csolve_latin/plugin.py", "exec"), plugin.__dict__)
     monkeypatch.setitem(sys.modules, "csolve_latin", package)
     monkeypatch.setitem(sys.modules, "csolve_latin.plugin", plugin)
+    monkeypatch.setattr(csolve.puzzle, "_loaded", {})  # this test's Latin, not an earlier one
     hooks_ns: dict = {"__name__": "csolve_latin.hooks", "__package__": "csolve_latin"}
     exec(compile(hooks, "csolve_latin/hooks.py", "exec"), hooks_ns)
     module = type("Plugin", (), {"csolve_register_puzzles":

@@ -122,7 +122,8 @@ _late_interrupts: list[float] = []
 def _interrupted_in_teardown(signum: int, frame: object) -> None:
     """Ctrl-C once the command is done: the program still winds down in order (its worker
     processes stopped, none left waiting) and then says it was interrupted; a second Ctrl-C
-    ends the workers and the program at once."""
+    (:data:`SAME_INTERRUPT_S` or more after the first) ends the workers and the program at
+    once."""
     import time
 
     now = time.monotonic()

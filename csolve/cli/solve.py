@@ -86,7 +86,7 @@ def solve(
     """Solve every puzzle in FILE and print the solutions."""
     from csolve.api import Solver
     from csolve.cli.report import Reporter
-    from csolve.errors import ExitCode, OptionError
+    from csolve.errors import ExitCode, KeywordError, OptionError
 
     if count and all_:
         raise OptionError("--count and --all do not go together")
@@ -111,10 +111,14 @@ def solve(
             raise typer.Exit(code)
         return
     backend_options = parse_backend_options(option or [], wait.value if wait else None)
-    solver = Solver(puzzle, backend=backend, workers=workers, count=count or all_,
-                    limit=limit or None, timeout=timeout or None, engine=engine, rules=rules,
-                    tactics=tactics, escalate_after=escalate_after, format=fmt, box=box,
-                    **backend_options)
+    try:
+        solver = Solver(puzzle, backend=backend, workers=workers, count=count or all_,
+                        limit=limit or None, timeout=timeout or None, engine=engine,
+                        rules=rules, tactics=tactics, escalate_after=escalate_after,
+                        format=fmt, box=box, **backend_options)
+    except KeywordError as e:  # -O timout=5: an option of this command, mistyped
+        raise OptionError(f"-O {e.key}: backend {backend} has no such option; did you mean "
+                          f"--{e.near.replace('_', '-')}?") from None
     if workers > 1 and not solver.backend.parallel:
         warn(f"backend {solver.backend.name} searches on one worker; --workers {workers} "
              "changes nothing (a parallel one shares the work: --backend locked-pool; see "

@@ -239,7 +239,7 @@ def rate(
     out = Output(output.value) if output else default_output()
     con = Console(highlight=False, soft_wrap=True)
     table = Table(title=f"{puzzles[0].source if puzzles else file}: difficulty")
-    for col in ("line", "level", "hardest tactic", "steps", "guesses"):  # the title names the file
+    for col in ("line", "level", "hardest tactic", "steps", "guesses"):  # the title: the source
         table.add_column(col, justify="right" if col in ("line", "steps", "guesses") else "left")
     levels: Counter[str] = Counter()
     code = ExitCode.OK
