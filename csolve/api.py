@@ -499,10 +499,20 @@ def generate(kind: str | PuzzleType, count: int = 1, *, size: int = 9, seed: int
     if backend is not None:
         mapper = backend_mapper(backend, backend_options)
     elif backend_options:
+        import difflib
+
+        from csolve.errors import KeywordError
+
+        own = ("count", "size", "seed", "symmetry", "clues", "difficulty", "tries", "workers",
+               "rules", "box")
+        for key in sorted(backend_options):
+            near = difflib.get_close_matches(key, own, n=1)
+            if near:
+                raise KeywordError(key, near[0])
         names = ", ".join(sorted(backend_options))
         raise OptionError(f"generate has no argument {names}: without backend= it takes its "
-                          "own only (count, size, seed, symmetry, clues, difficulty, tries, "
-                          "workers, rules, box); other keywords are options of a backend")
+                          f"own only ({', '.join(own)}); other keywords are options of a "
+                          "backend")
     seed = secrets.randbits(63) if seed is None else seed
     made = generate_puzzles(ptype, options, count, seed, workers=workers or cores(),
                             difficulty=difficulty, tries=tries, mapper=mapper)
