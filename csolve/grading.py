@@ -72,18 +72,28 @@ def step_level(ptype: PuzzleType | None, step: Step) -> str:
     return step.level or level_of(ptype, step.tactic)
 
 
-def tactic_list(ptype: PuzzleType, tactics: Sequence[str] | None) -> tuple[str, ...]:
-    """The tactics to use: the given ones (checked) with the type's constraint rules, or the
-    plugin's full list."""
-    if not tactics:
-        return tuple(dict.fromkeys((*ptype.tactics, *ptype.constraint_rules)))
-    from csolve.errors import UnknownNameError
+def known_tactics(ptype: PuzzleType) -> tuple[str, ...]:
+    """The type's tactics, its constraint rules among them (they are always used)."""
+    return tuple(dict.fromkeys((*ptype.tactics, *ptype.constraint_rules)))
 
-    unknown = [t for t in tactics if t not in ptype.tactics]
+
+def tactic_list(ptype: PuzzleType, tactics: Sequence[str] | None) -> tuple[str, ...]:
+    """The tactics to use: the given ones (checked; a tactic's other name, such as
+    ``naked-single`` for ``elimination``, stands for it) with the type's constraint rules,
+    or the plugin's full list."""
+    known = known_tactics(ptype)
+    if not tactics:
+        return known
+    from csolve.errors import UnknownNameError
+    from csolve.logic import LABELS
+
+    aliases = {LABELS[t].lower().replace(" ", "-"): t for t in known if t in LABELS}
+    chosen = [t if t in known else aliases.get(t.lower(), t) for t in tactics]
+    unknown = [t for t, c in zip(tactics, chosen, strict=True) if c not in known]
     if unknown:
         raise UnknownNameError(f"unknown tactic(s) for {ptype.name}: {', '.join(unknown)} "
-                               f"(known: {', '.join(ptype.tactics)})")
-    return tuple(dict.fromkeys((*tactics, *ptype.constraint_rules)))
+                               f"(known: {', '.join(known)})")
+    return tuple(dict.fromkeys((*chosen, *ptype.constraint_rules)))
 
 
 def find_solution(ptype: PuzzleType, puzzle: Puzzle, timeout: float | None = None

@@ -25,8 +25,9 @@ class ScaffoldError(CsolveError):
 def names(name: str) -> dict[str, str]:
     """The names a plugin called ``name`` uses: its package, distribution, rule and tag."""
     if not NAME_RE.match(name):
-        raise ScaffoldError(f"a plugin name is lower-case letters and digits, words joined "
-                            f"by '-' (e.g. 'futoshiki', 'my-latin'), got {name!r}")
+        raise ScaffoldError(f"a plugin name is lower-case letters and digits, starting with a "
+                            f"letter, words joined by '-' (e.g. 'futoshiki', 'my-latin'), got "
+                            f"{name!r}")
     tag = 0x10000 + int(hashlib.sha1(name.encode()).hexdigest()[:6], 16)
     return {"__NAME__": name, "__PACKAGE__": "csolve_" + name.replace("-", "_"),
             "__DIST__": "csolve-" + name, "__RULE__": f"{name}-less-than",

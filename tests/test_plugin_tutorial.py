@@ -62,5 +62,6 @@ def test_the_tutorial_plugin_keeps_the_contract(latin):
     doc = (ROOT / "docs" / "plugins.md").read_text()
     call = re.search(r"check_puzzle_type\(get_puzzle_type\(\"latin\"\), (.*?)\)\n", doc,
                      re.S).group(1)
-    kwargs = eval(f"dict(puzzles={call})".replace(', entry_point="latin"', ""))
+    kwargs = eval(re.sub(r',\s*entry_point="latin"', "", f"dict(puzzles={call})"))
+    assert kwargs["conflicting"]  # the tutorial's check refuses clashing givens
     check_puzzle_type(get_puzzle_type("latin"), **kwargs)

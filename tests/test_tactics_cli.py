@@ -37,6 +37,26 @@ def test_list_tactics_names_each_with_a_description(capsys, monkeypatch):
         assert t in out
 
 
+def test_a_tactics_other_name_and_a_types_constraint_rules_are_tactics(capsys, monkeypatch,
+                                                                         medium_file):
+    """``naked-single`` (list-tactics' other name for ``elimination``) is taken for it; a
+    type's constraint rules are always among its tactics, listed and accepted, even where
+    the plugin's ``tactics`` leaves them out (as a third-party type may)."""
+    from csolve.grading import tactic_list
+    from csolve.puzzle import get_puzzle_type
+
+    code, out, err = run(capsys, monkeypatch, "hint", "sudoku", medium_file, "--tactics",
+                         "naked-single,hidden-single", "--output", "json")
+    assert code == 0, err
+    assert json.loads(out)["steps"][0]["tactic"] in ("elimination", "hidden-single")
+    str8ts = get_puzzle_type("str8ts")
+    narrow = type("Narrow", (type(str8ts),), {"tactics": ("elimination", "naked-pair")})()
+    assert tactic_list(narrow, ["str8ts-straight"]) == ("str8ts-straight",)
+    assert tactic_list(narrow, None) == ("elimination", "naked-pair", "str8ts-straight")
+    code, out, _ = run(capsys, monkeypatch, "list-tactics", "kakuro")
+    assert code == 0 and "kakuro-sum" in out
+
+
 def test_explain_names_tactics_cells_and_groups(capsys, monkeypatch, medium_file, sudoku):
     code, out, _ = run(capsys, monkeypatch, "explain", "sudoku", medium_file, "--output", "line")
     assert code == 0

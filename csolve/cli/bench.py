@@ -12,6 +12,9 @@ _BACKENDS = ("Comma-separated backends, or 'all'. Built in: serial, locked-pool,
              "message-passing, work-stealing, static-partition, path-stack, interleave, "
              "process-pool, conflict-lock (plugins may add more: see list-backends).")
 
+#: seconds under which a run's time is mostly fixed costs (threads started, kernels called)
+SHORT_RUN_S = 0.05
+
 
 @app.command(epilog=examples(
     "csolve bench sudoku puzzles/sudoku/16x16.txt --backends serial,work-stealing "
@@ -86,6 +89,11 @@ def bench(
                          timeout=timeout or None, options=opts, progress=told)
         title = f"{f} ({counted(len(puzzles), 'puzzle')}, {'count' if count else 'first solution'})"
         Console(width=max(Console().width, 120)).print(bench_table(rows, title))
+        quickest = min((r["wall_s"] for r in rows), default=0.0)
+        if quickest < SHORT_RUN_S:  # start-up and hand-overs decide such ratios, not the search
+            console.print(f"note: the runs take {quickest * 1e3:.1f} ms or less, so the ratios "
+                          "measure fixed costs, not the search: bench a longer file, or "
+                          "--count", highlight=False)
         report["files"][f] = rows
         bad = bad or not all(r["ok"] for r in rows)
     if report_file is not None:

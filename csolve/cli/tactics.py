@@ -68,7 +68,7 @@ def list_tactics_cmd(
     from rich.console import Console
     from rich.table import Table
 
-    from csolve.grading import level_of
+    from csolve.grading import known_tactics, level_of
     from csolve.logic import LABELS
     from csolve.puzzle import get_puzzle_type
     from csolve.rules import all_rules
@@ -79,7 +79,7 @@ def list_tactics_cmd(
     table = Table(title=f"{puzzle} tactics (default rules: {','.join(used)})")
     for col in ("tactic", "also known as", "level", "what it does"):
         table.add_column(col)
-    for t in ptype.tactics:
+    for t in known_tactics(ptype):
         r = rules.get(t)
         table.add_row(t, LABELS.get(t, t), level_of(ptype, t),
                       r.description if r else "")
