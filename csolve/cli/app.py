@@ -10,9 +10,9 @@ from csolve import __version__
 from csolve.cli.quickparams import QuickGroup
 
 EXIT_CODES_HELP = (
-    "Exit codes: 0 solved (or counted), 1 no solution / invalid grid, 2 bad input or usage, "
-    "3 time-out, 4 internal error (a bug: say, a solution failed validation), 130 interrupted, "
-    "141 output pipe closed."
+    "Exit codes: 0 done (solved, counted, valid, made), 1 no solution / invalid grid, 2 bad "
+    "input or usage, 3 time-out, 4 internal error (a bug: say, a solution failed validation), "
+    "130 interrupted, 141 output pipe closed."
 )
 
 
