@@ -91,9 +91,9 @@ def bench(
         Console(width=max(Console().width, 120)).print(bench_table(rows, title))
         quickest = min((r["wall_s"] for r in rows), default=0.0)
         if quickest < SHORT_RUN_S:  # start-up and hand-overs decide such ratios, not the search
-            console.print(f"note: the runs take {quickest * 1e3:.1f} ms or less, so the ratios "
-                          "measure fixed costs, not the search: bench a longer file, or "
-                          "--count", highlight=False)
+            console.print(f"note: a run takes as little as {quickest * 1e3:.1f} ms, so the "
+                          "ratios measure fixed costs, not the search: bench a longer file, "
+                          "or --count", highlight=False)
         report["files"][f] = rows
         bad = bad or not all(r["ok"] for r in rows)
     if report_file is not None:
