@@ -311,17 +311,25 @@ def _check_keywords(backend_options: dict[str, Any], known: Any) -> None:
     """A keyword that no installed backend takes but that is close to one of
     :class:`Solver`'s own parameters is a slip (``timout=5``): a :class:`KeywordError`
     naming the near parameter, not the backend's "no such option"."""
-    import difflib
+    if not backend_options:
+        return
     import inspect
 
     from csolve.backends import all_backends
-    from csolve.errors import KeywordError
 
+    taken = set(known).union(*(b.options for b in all_backends().values()))
     own = [name for name in inspect.signature(Solver.__init__).parameters
            if name not in ("self", "kind", "backend_options")]
-    for key in backend_options:
-        if key in known or any(key in b.options for b in all_backends().values()):
-            continue
+    _check_near([key for key in backend_options if key not in taken], own)
+
+
+def _check_near(keys: Sequence[str], own: Sequence[str]) -> None:
+    """Raise :class:`KeywordError` for the first of ``keys`` close to a name in ``own``."""
+    import difflib
+
+    from csolve.errors import KeywordError
+
+    for key in sorted(keys):
         near = difflib.get_close_matches(key, own, n=1)
         if near:
             raise KeywordError(key, near[0])
@@ -499,16 +507,9 @@ def generate(kind: str | PuzzleType, count: int = 1, *, size: int = 9, seed: int
     if backend is not None:
         mapper = backend_mapper(backend, backend_options)
     elif backend_options:
-        import difflib
-
-        from csolve.errors import KeywordError
-
         own = ("count", "size", "seed", "symmetry", "clues", "difficulty", "tries", "workers",
                "rules", "box")
-        for key in sorted(backend_options):
-            near = difflib.get_close_matches(key, own, n=1)
-            if near:
-                raise KeywordError(key, near[0])
+        _check_near(backend_options, own)
         names = ", ".join(sorted(backend_options))
         raise OptionError(f"generate has no argument {names}: without backend= it takes its "
                           f"own only ({', '.join(own)}); other keywords are options of a "

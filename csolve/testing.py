@@ -263,11 +263,7 @@ def check_light_entry_point(entry_point: str) -> None:
         "heavy = [m for m in ('numpy', 'numba') if m in sys.modules]\n"
         "sys.stderr.write('HEAVY ' + ','.join(heavy) + '\\n')\n"
     )
-    env = {**os.environ, "CSOLVE_LOAD_PLUGINS": f"core,{entry_point}"}
-    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                       timeout=120)
-    assert r.returncode == 0, r.stderr.strip().splitlines()[-1] if r.stderr.strip() else r
-    heavy = r.stderr.rsplit("HEAVY ", 1)[-1].strip()
+    heavy = _report_of(code, f"core,{entry_point}", "HEAVY")
     assert heavy == "", f"csolve --help with {entry_point!r} imports {heavy}"
     if entry_point != "sudoku":
         _check_puzzle_types_deferred(entry_point)
@@ -290,13 +286,19 @@ def _check_puzzle_types_deferred(entry_point: str) -> None:
         "mine = [m for m in set(sys.modules) - before if m.startswith(package) and m != hooks]\n"
         "sys.stderr.write('MINE ' + ','.join(sorted(mine)) + '\\n')\n"
     )
-    env = {**os.environ, "CSOLVE_LOAD_PLUGINS": f"core,sudoku,{entry_point}"}
+    mine = _report_of(code, f"core,sudoku,{entry_point}", "MINE")
+    assert mine == "", (f"registering {entry_point!r}'s puzzle types imports {mine}: register "
+                        "them as DeferredPuzzleType('name', 'module:Class')")
+
+
+def _report_of(code: str, plugins: str, marker: str) -> str:
+    """Run ``code`` in a fresh interpreter with only ``plugins`` loaded; what it wrote on
+    stderr after ``marker``."""
+    env = {**os.environ, "CSOLVE_LOAD_PLUGINS": plugins}
     r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                        timeout=120)
     assert r.returncode == 0, r.stderr.strip().splitlines()[-1] if r.stderr.strip() else r
-    mine = r.stderr.rsplit("MINE ", 1)[-1].strip()
-    assert mine == "", (f"registering {entry_point!r}'s puzzle types imports {mine}: register "
-                        "them as DeferredPuzzleType('name', 'module:Class')")
+    return r.stderr.rsplit(f"{marker} ", 1)[-1].strip()
 
 
 def check_puzzle_type(ptype: PuzzleType, puzzles: str, *, solutions: str | None = None,

@@ -102,9 +102,9 @@ def reduce_clues(m, ws, stack, dirty, sp, ctrl, free, solution, clue, group_ptr,
     then the known solution is the only one. A refused group is never tried again: fewer
     clues can only allow more solutions. Stops after the last group, or once at most
     ``target`` clues are left among the groups' cells (cells in no group, such as Str8ts'
-    black digits, are no clues to count; ``target`` <= 0: go on to a minimal puzzle). ``max_nodes``
-    > 0 bounds each check: a removal the search cannot settle within it is refused, so the
-    puzzle stays unique but may keep a clue it could lose.
+    black digits, are no clues to count; ``target`` <= 0: go on to a minimal puzzle).
+    ``max_nodes`` > 0 bounds each check: a removal the search cannot settle within it is
+    refused, so the puzzle stays unique but may keep a clue it could lose.
     Returns EXHAUSTED when done, STOPPED on ``ctrl[CTRL_STOP]``, STACK_FULL if ``stack``
     (which needs ``n_cells + 2`` rows) was too small.
     """

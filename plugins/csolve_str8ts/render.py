@@ -13,7 +13,7 @@ def render_grid(g: Str8tsGrid, grid: np.ndarray | None) -> Text:
     out = Text()
     for r in range(g.n):
         for c in range(g.n):
-            if g.kind[r, c] == BLACK:  # as the text form writes it, for output with no colour
+            if g.kind[r, c] == BLACK:
                 v = int(g.values[r, c])
                 out.append(f"#{v} " if v else " # ", style="bold white on grey15")
                 continue
