@@ -8,6 +8,7 @@
                                           [--peer cadical195] [--json F]
     python benchmarks/bench_heavy_tail.py --conflicts 100000 [--cpu 10] [--transforms 8]
                                           [--peer cadical195] [--json F]
+    python benchmarks/bench_heavy_tail.py --write-cnf DIR [--puzzles 4,7] [--transforms 8]
 
 Run times of a clause-learning search on hard puzzles are heavy-tailed: the same puzzle with
 its rows, columns and digits permuted (an equivalent puzzle) can take 0.5 s or more than a
@@ -38,6 +39,10 @@ clock the other core's load bends far less than the wall clock. With ``--peer`` 
 runs are solved by the python-sat solver under the same caps (its conflict budget, and the
 kernel's CPU limit on its process), so the conflicts each needs and the speed at which it
 makes them are set side by side.
+
+``--write-cnf DIR`` writes the same runs as DIMACS files instead, in the encoding the peer is
+given, so a SAT solver built by hand can be run on them with its own options and statistics
+(e.g. which of its techniques carries a puzzle).
 """
 
 from __future__ import annotations
@@ -272,6 +277,24 @@ def _runs(sudoku, puzzles, transforms: int, timeout: float, solve, backend: str,
                 times_s=[round(t, 3) if t < float("inf") else None for t in times])
 
 
+def write_cnf(sudoku, puzzles, transforms: int, folder: Path) -> int:
+    """Write every run as a DIMACS file, so a SAT solver's own binary (with its statistics
+    and options) meets exactly the runs the table measures."""
+    from bench_sudoku import sudoku_cnf
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for puzzle in puzzles:
+        n = puzzle.meta["n"]
+        for k in range(transforms):
+            grid = transformed(sudoku, puzzle, k).data.ravel()
+            clauses = sudoku_cnf(n, grid)
+            lines = [f"p cnf {n ** 3} {len(clauses)}"]
+            lines += [" ".join(map(str, c)) + " 0" for c in clauses]
+            (folder / f"p{puzzle.index}t{k}.cnf").write_text("\n".join(lines) + "\n")
+    print(f"wrote {len(puzzles) * transforms} files to {folder}")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--set", default="25x25-frisch-minimal-9.txt")
@@ -294,6 +317,10 @@ def main() -> int:
     ap.add_argument("--cpu", type=float, default=0.0,
                     help="with --conflicts: also end a run after this many CPU seconds")
     ap.add_argument("--json", help="write the rows to this file")
+    ap.add_argument("--write-cnf", metavar="DIR",
+                    help="instead: write each run as DIMACS (the peer's encoding, givens as "
+                         "unit clauses) to DIR/p<puzzle>t<symmetry>.cnf, for a SAT solver "
+                         "run from the command line")
     args = ap.parse_args()
     if args.takeovers and args.engine != "auto":
         ap.error("--takeovers needs --engine auto (a named engine is never taken over)")
@@ -308,6 +335,8 @@ def main() -> int:
         if not all(i.isdigit() and int(i) < len(puzzles) for i in picked):
             ap.error(f"--puzzles: indexes 0-{len(puzzles) - 1}, comma-separated")
         puzzles = [puzzles[int(i)] for i in picked]
+    if args.write_cnf:
+        return write_cnf(sudoku, puzzles, args.transforms, Path(args.write_cnf))
     if args.conflicts > 0:
         return _capped_table(sudoku, puzzles, args)
     engine = None if args.engine == "auto" else args.engine

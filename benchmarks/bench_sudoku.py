@@ -50,6 +50,30 @@ def var(n: int, r: int, c: int, v: int) -> int:
     return (r * n + c) * n + v + 1
 
 
+def sudoku_cnf(n: int, grid: np.ndarray | None = None) -> list[list[int]]:
+    """The SAT peers' encoding of n×n Sudoku: "exactly one" over each cell's values and over
+    each value's places in a row, a column and a box (an "at least one" clause and pairwise
+    "at most one" clauses), and the givens of ``grid`` (if any) as unit clauses."""
+    k = int(n**0.5)
+    groups = []
+    for r in range(n):
+        for c in range(n):
+            groups.append([var(n, r, c, v) for v in range(n)])
+    for v in range(n):
+        for i in range(n):
+            groups.append([var(n, i, c, v) for c in range(n)])
+            groups.append([var(n, r, i, v) for r in range(n)])
+            br, bc = i // k * k, i % k * k
+            groups.append([var(n, br + a, bc + b, v) for a in range(k) for b in range(k)])
+    clauses = []
+    for lits in groups:
+        clauses.append(list(lits))
+        clauses += [[-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:]]
+    if grid is not None:
+        clauses += [[var(n, i // n, i % n, int(x) - 1)] for i, x in enumerate(grid) if x]
+    return clauses
+
+
 class Cadical:
     """A SAT encoding of n×n Sudoku. Incremental (the default): built once, givens passed as
     assumptions. ``fresh``: a new solver per puzzle with the givens as unit clauses, which
@@ -62,30 +86,10 @@ class Cadical:
         self.solver = None if fresh else self._build()
 
     def _build(self, grid: np.ndarray | None = None):
-        from pysat.card import CardEnc, EncType
         from pysat.solvers import Solver
 
-        n = self.n
-        k = int(n**0.5)
         solver = Solver(name=self.name)
-        top = n * n * n
-        groups = []
-        for r in range(n):
-            for c in range(n):
-                groups.append([var(n, r, c, v) for v in range(n)])
-        for v in range(n):
-            for i in range(n):
-                groups.append([var(n, i, c, v) for c in range(n)])
-                groups.append([var(n, r, i, v) for r in range(n)])
-                br, bc = i // k * k, i % k * k
-                groups.append([var(n, br + a, bc + b, v) for a in range(k) for b in range(k)])
-        for lits in groups:
-            enc = CardEnc.equals(lits=lits, bound=1, top_id=top, encoding=EncType.pairwise)
-            solver.append_formula(enc.clauses)
-        if grid is not None:
-            for i, x in enumerate(grid):
-                if x:
-                    solver.add_clause([var(n, i // n, i % n, int(x) - 1)])
+        solver.append_formula(sudoku_cnf(self.n, grid))
         return solver
 
     def prepare(self, grid: np.ndarray) -> None:
