@@ -2,10 +2,15 @@
 and the speedup of --workers 2.
 
     python benchmarks/bench_generate.py [--n9 300] [--n16 10] [--n25 2] [--clues25 400] [--json]
+    python benchmarks/bench_generate.py --levels sudoku:9:600,str8ts:9:100 [--json]
 
 Each puzzle is checked unique by the counter (as ``csolve generate`` does). Timings start
 after the kernels are loaded. 25x25 minimal puzzles are far slower (some uniqueness tests
 are hard searches), so 25x25 stops at ``--clues25`` clues unless that is 0.
+
+``--levels kind:size:count,...`` instead grades ``count`` minimal puzzles of each type and size
+(as ``csolve generate`` makes them without ``--difficulty``) and prints how often each level
+comes, and the seconds a try takes (generating and grading): what ``--difficulty`` draws from.
 """
 
 from __future__ import annotations
@@ -38,7 +43,11 @@ def main() -> None:
     ap.add_argument("--clues25", type=int, default=400)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--levels", help="kind:size:count,...: how often each level comes")
     args = ap.parse_args()
+    if args.levels:
+        levels(args.levels, args.seed, args.json)
+        return
     sudoku = get_puzzle_type("sudoku")
     list(generate_puzzles(sudoku, GenerateOptions(size=4), 2, 0))  # load kernels
     rows = []
@@ -69,6 +78,34 @@ def main() -> None:
         print(f"{r['case']:28} {r['puzzles']:>7} {_cell(r, 'seconds', 8, '.2f')} "
               f"{_cell(r, 'per_second', 8, '.1f')} {_cell(r, 'median_s', 9, '.3f')} "
               f"{_cell(r, 'max_s', 7, '.3f')} {_cell(r, 'speedup', 7, '.2f')}")
+
+
+def levels(spec: str, seed: int, as_json: bool) -> None:
+    """Grade minimal puzzles of each ``kind:size:count`` and count the levels."""
+    from collections import Counter
+
+    from csolve.grading import LEVELS, rate
+
+    rows = []
+    for item in spec.split(","):
+        kind, size, count = item.split(":")
+        ptype = get_puzzle_type(kind)
+        opts = GenerateOptions(size=int(size))
+        list(generate_puzzles(ptype, opts, 1, seed))  # load kernels
+        t0 = time.perf_counter()
+        made = [g.puzzle for g in generate_puzzles(ptype, opts, int(count), seed)]
+        graded = Counter(rate(ptype, p).level for p in made)
+        rows.append({"case": f"{kind} {size}x{size}", "puzzles": len(made),
+                     "seconds_per_try": (time.perf_counter() - t0) / len(made),
+                     **{level: graded[level] for level in LEVELS}})
+    if as_json:
+        print(json.dumps(rows, indent=2))
+        return
+    print(f"{'case':14} {'puzzles':>7} " + " ".join(f"{lv:>7}" for lv in LEVELS)
+          + f" {'s a try':>8}")
+    for r in rows:
+        print(f"{r['case']:14} {r['puzzles']:>7} " + " ".join(f"{r[lv]:>7}" for lv in LEVELS)
+              + f" {r['seconds_per_try']:>8.4f}")
 
 
 def _cell(row: dict, key: str, width: int, fmt: str) -> str:

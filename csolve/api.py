@@ -474,15 +474,17 @@ def explain(kind: str | PuzzleType, puzzle: Any, tactics: Sequence[str] | str | 
 
 def generate(kind: str | PuzzleType, count: int = 1, *, size: int = 9, seed: int | None = None,
              symmetry: str = "none", clues: int | None = None, difficulty: str | None = None,
-             tries: int = 100, workers: int = 1,
+             tries: int | None = None, workers: int = 1,
              rules: Sequence[str] | str | None = None, box: str | None = None,
              backend: str | None = None, **backend_options: Any) -> list[Puzzle]:
     """New puzzles with exactly one solution each (``puzzle.meta["seed"]``, with the same
     other arguments and ``count=1``, makes one again;
     the same ``seed`` gives the same puzzles whatever ``workers`` or ``backend``).
     ``difficulty`` is a level of ``csolve rate`` (easy ... evil), tried for at most
-    ``tries`` attempts a puzzle; ``box`` a box shape ("2x3"); ``backend`` (e.g. "ray") and
-    its options say where puzzles are made (default: threads of this process)."""
+    ``tries`` attempts a puzzle (None: as many as begin within
+    ``csolve.defaults.DIFFICULTY_SECONDS`` of its first); ``box`` a box shape ("2x3");
+    ``backend`` (e.g. "ray") and its options say where puzzles are made (default: threads
+    of this process)."""
     import secrets
 
     from csolve.generate import SYMMETRIES, GenerateOptions, backend_mapper, generate_puzzles

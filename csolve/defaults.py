@@ -30,6 +30,12 @@ def escalate_budget(n_cells: int, escalate_after: int | None = None) -> int:
 #: search between workers costs more than such a puzzle's whole search.
 PROBE_NODES = 2_000
 
+#: How long ``generate --difficulty`` goes on drawing puzzles for one when no ``--tries``
+#: count is given: levels are far from equally common among minimal puzzles (a rare one
+#: takes hundreds of tries), and a try costs milliseconds on a small grid but seconds on a
+#: large one, so a time bound fits every size where a fixed count fits one.
+DIFFICULTY_SECONDS = 10.0
+
 #: the most workers one search or generate run takes: each costs a thread (or process, or
 #: cluster task) and its scratch memory, so a slip of a few zeros is refused, not started
 MAX_WORKERS = 1024

@@ -21,12 +21,14 @@ A puzzle type opts in by implementing :meth:`csolve.puzzle.PuzzleType.generate`
 from __future__ import annotations
 
 import operator
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 
 import numpy as np
 
+from csolve.defaults import DIFFICULTY_SECONDS
 from csolve.errors import CsolveError, counted
 from csolve.kernels import abi
 from csolve.model import Model
@@ -380,7 +382,7 @@ def checked_request(ptype, options: GenerateOptions) -> GenerateOptions:
 
 
 def generate_puzzles(ptype, options: GenerateOptions, count: int, seed: int,
-                     workers: int = 1, difficulty: str | None = None, tries: int = 100,
+                     workers: int = 1, difficulty: str | None = None, tries: int | None = None,
                      ctrl: np.ndarray | None = None,
                      mapper: Callable[..., Iterator[object]] | None = None
                      ) -> Iterator[Generated]:
@@ -388,7 +390,9 @@ def generate_puzzles(ptype, options: GenerateOptions, count: int, seed: int,
 
     Puzzle i is made from its own seed (from :func:`derive_seeds`) and try t from
     ``(seed_i, t)``, so the output depends only on ``seed``, the options and the version.
-    With ``difficulty``, tries go on until the grader says that level, at most ``tries``.
+    With ``difficulty``, tries go on until the grader says that level: at most ``tries``,
+    or when None as many as begin within :data:`csolve.defaults.DIFFICULTY_SECONDS` of the
+    puzzle's first (the puzzle found is the same either way: try t is always the same draw).
     ``mapper``: where the puzzles are made (see :func:`generate_in_order`).
     """
     from csolve.search import new_ctrl
@@ -399,16 +403,22 @@ def generate_puzzles(ptype, options: GenerateOptions, count: int, seed: int,
     seeds = derive_seeds(seed, count)
 
     def make(puzzle_seed: int, ctrl: np.ndarray) -> Generated:
-        for t in range(tries if grade else 1):
+        deadline = time.monotonic() + DIFFICULTY_SECONDS
+        t = 0
+        while True:
             rng = np.random.default_rng([puzzle_seed, t])
             puzzle, solution = ptype.generate(options, rng, ctrl)
             label = grade_label(grade(ptype, puzzle)) if grade else None
+            t += 1
             if grade is None or label == difficulty:
                 check_generated(ptype, puzzle, solution, options, ctrl)
-                return Generated(0, puzzle_seed, puzzle, solution, t + 1, label)
-        raise GenerationError(f"no {difficulty} puzzle came out in {counted(tries, 'try')} "
-                              f"(puzzle seed {puzzle_seed}); raise --tries or pick another "
-                              "difficulty")
+                return Generated(0, puzzle_seed, puzzle, solution, t, label)
+            if t == tries or (tries is None and time.monotonic() >= deadline):
+                break
+        within = "" if tries else f" within {DIFFICULTY_SECONDS:g} s"
+        raise GenerationError(f"no {difficulty} puzzle came out in {counted(t, 'try')}"
+                              f"{within} (puzzle seed {puzzle_seed}); give more with --tries "
+                              "or pick another difficulty")
 
     for i, g in enumerate(generate_in_order(make, seeds, workers, ctrl, mapper)):
         g.index = i

@@ -230,6 +230,41 @@ def test_difficulty_uses_the_grader():
         assert g.grade == "easy" and rate(sudoku, g.puzzle).level == "easy"
 
 
+def test_difficulty_tries_without_a_count_stop_at_the_time_bound(monkeypatch):
+    """Without ``tries`` a level is sought for DIFFICULTY_SECONDS (here none: one try), and
+    the error says how many tries were made and that time ended them; a ``tries`` count
+    is kept whatever the clock says."""
+    from csolve.generate import GenerateOptions, GenerationError, generate_puzzles
+    from csolve.puzzle import get_puzzle_type
+
+    sudoku = get_puzzle_type("sudoku")
+    # the module, not the API function of the same name that the package exports
+    monkeypatch.setattr(sys.modules["csolve.generate"], "DIFFICULTY_SECONDS", 0.0)
+    with pytest.raises(GenerationError, match=r"no evil puzzle came out in 1 try within 0 s "
+                                              r"\(puzzle seed 3\); give more with --tries"):
+        list(generate_puzzles(sudoku, GenerateOptions(size=4), 1, 3, difficulty="evil"))
+    with pytest.raises(GenerationError, match=r"in 4 tries \(puzzle seed 3\)"):
+        list(generate_puzzles(sudoku, GenerateOptions(size=4), 1, 3, difficulty="evil",
+                              tries=4))
+
+
+def test_difficulty_finds_the_same_puzzle_with_or_without_a_count():
+    """Try t of a puzzle is always the same draw, so the time bound changes only whether a
+    level is found, never which puzzle."""
+    from csolve.generate import GenerateOptions, generate_puzzles
+    from csolve.grading import rate
+    from csolve.puzzle import get_puzzle_type
+
+    sudoku = get_puzzle_type("sudoku")
+    timed, counted_ = (next(generate_puzzles(sudoku, GenerateOptions(size=9), 1, 5,
+                                             difficulty="medium", tries=tries))
+                       for tries in (None, 10_000))
+    assert timed.tries == counted_.tries
+    assert (timed.puzzle.data == counted_.puzzle.data).all()
+    assert rate(sudoku, timed.puzzle).level == "medium"
+    assert sudoku.validate(timed.puzzle, timed.solution) == []
+
+
 @pytest.mark.parametrize("kind, size, rules", [("sudoku", 4, "naked-pair"),
                                                ("sudoku", 9, "x-wing"),
                                                ("sudoku", 4, "hidden-single"),

@@ -9,7 +9,7 @@ import typer
 
 from csolve.cli.app import app, examples
 from csolve.cli.common import BoxOpt, Output
-from csolve.defaults import MAX_WORKERS
+from csolve.defaults import DIFFICULTY_SECONDS, MAX_WORKERS
 from csolve.errors import counted
 
 
@@ -47,7 +47,7 @@ _BACKEND = ("Where puzzles are made: ray spreads them over a Ray cluster (see li
 @app.command(epilog=examples(
     "csolve generate sudoku --count 10 --seed 7",
     "csolve generate sudoku --size 16 --symmetry rot180 --output pretty",
-    "csolve generate sudoku --difficulty hard --tries 1000 --count 5 --workers 0 > hard.txt",
+    "csolve generate sudoku --difficulty hard --count 5 --workers 0 > hard.txt",
     exit_codes=True))
 def generate(
     puzzle: Annotated[str, typer.Argument(help="Puzzle type, e.g. sudoku (see list-plugins).")],
@@ -62,8 +62,9 @@ def generate(
     clues: Annotated[int | None, typer.Option(min=1, max=MAX_CELLS, help=_CLUES)] = None,
     difficulty: Annotated[Difficulty | None, typer.Option(
         help="Generate until the grader gives this level.")] = None,
-    tries: Annotated[int, typer.Option(min=1, help="With --difficulty: attempts per puzzle.")]
-    = 100,
+    tries: Annotated[int | None, typer.Option(
+        min=1, help=f"With --difficulty: attempts per puzzle (default: as many as begin "
+                    f"within {DIFFICULTY_SECONDS:g} s).")] = None,
     output: Annotated[Output, typer.Option(help=_OUTPUT)] = Output.line,
     workers: Annotated[int, typer.Option(min=0, max=MAX_WORKERS, help=_WORKERS)] = 1,
     rules: Annotated[str | None, typer.Option(help="Propagation rules for the uniqueness "
