@@ -19,8 +19,10 @@ engine learns a clause from every contradiction, the way SAT solvers do:
                last value (the activity heap is kept up in stable mode only, and built
                afresh when it starts)
     modes:     focused and stable in turn, each twice as long as the one before (as in
-               CaDiCaL): focused restarts when recent clauses' LBD (glue) runs high against
-               the long-run average; stable restarts rarely (reluctant doubling) and decides
+               CaDiCaL), but stable first, after the descent to the first conflict: stable
+               mode does better on the hardest 25x25 puzzles (benchmarks/README.md).
+               Focused restarts when recent clauses' LBD (glue) runs high against the
+               long-run average; stable restarts rarely (reluctant doubling) and decides
                towards the target, the longest conflict-free assignment seen lately
     rephase:   now and then the saved values are reset: to the best assignment ever, to
                all false, to all true
@@ -102,7 +104,8 @@ REDUCE_STEP = 300
 TIER1 = 2  # learned clauses of glue up to this are kept for good
 TIER2 = 6  # and those up to this, once used, survive two reductions instead of one
 REDUCE_PERCENT = 75  # of the clauses neither kept nor used lately, the share a reduction drops
-SWITCH_FIRST = 1000  # conflicts in the first focused mode; each mode after lasts twice as long
+SWITCH_FIRST = 1  # conflicts in the first focused mode: its descent to the first conflict
+STABLE_FIRST = 1000  # conflicts in the first stable mode; each mode after lasts twice as long
 LUBY_UNIT = 1024  # conflicts per unit of the stable mode's restart sequence
 REPHASE_STEP = 1000
 EAGER_SUBSUME = 100  # how many of the latest learned clauses a new one is checked against
@@ -1262,7 +1265,10 @@ def _restart_due(s, m, V):
     focused when recent glue runs high, stable by reluctant doubling."""
     if s.sc[CONFLICTS] >= s.sc[SWITCH_AT]:
         s.sc[STABLE] = 1 - s.sc[STABLE]
-        s.sc[SWITCH_LEN] *= 2
+        if s.sc[SWITCH_LEN] < STABLE_FIRST:  # the first stable mode
+            s.sc[SWITCH_LEN] = STABLE_FIRST
+        else:
+            s.sc[SWITCH_LEN] *= 2
         s.sc[SWITCH_AT] = s.sc[CONFLICTS] + s.sc[SWITCH_LEN]
         s.sc[TARGET_N] = 0
         s.sc[LUBY_U] = 1
