@@ -7,6 +7,7 @@
                                           [--takeovers serial:1,interleave:2:escalate=2000]
                                           [--peer cadical195] [--json F]
     python benchmarks/bench_heavy_tail.py --conflicts 100000 [--cpu 10] [--transforms 8]
+                                          [--first-transform 16]
                                           [--peer cadical195] [--json F]
     python benchmarks/bench_heavy_tail.py --write-cnf DIR [--puzzles 4,7] [--transforms 8]
 
@@ -66,6 +67,15 @@ from tests.helpers import shared_data  # noqa: E402  (the one place that finds t
 DATA = shared_data("sudoku-nxn")
 
 
+#: the first symmetry of each puzzle's runs (``--first-transform``): 0 is the puzzle as given
+FIRST_TRANSFORM = 0
+
+
+def symmetries(transforms: int) -> range:
+    """The symmetries each puzzle is run under: ``transforms`` of them from the first."""
+    return range(FIRST_TRANSFORM, FIRST_TRANSFORM + transforms)
+
+
 def transformed(sudoku, puzzle, k: int):
     """The puzzle as given (k = 0), or under the k-th seeded random symmetry of its grid."""
     if k == 0:
@@ -118,7 +128,7 @@ def run_capped(sudoku, puzzles, cap: int, transforms: int, cpu_cap: float = 0.0)
     warm.push_root()
     warm.run(new_ctrl(), 1, False, 1)  # compile before any clock starts
     for p in puzzles:
-        for k in range(transforms):
+        for k in symmetries(transforms):
             q = transformed(sudoku, p, k)
             (_, _, model, inits), = sudoku.model_runs([q])
             state = SearchState(with_engine(model, "learning").with_init(inits[0]))
@@ -208,7 +218,7 @@ def run_peer_capped(sudoku, puzzles, name: str, cap: int, transforms: int,
     conflicts, cpu_s = [], []
     spent, spent_s = 0, 0.0
     for p in puzzles:
-        for k in range(transforms):
+        for k in symmetries(transforms):
             q = transformed(sudoku, p, k)
             parent, child = ctx.Pipe()
             proc = ctx.Process(target=_peer_capped, args=(child, name, n, q.data, cap, cpu_cap),
@@ -259,7 +269,7 @@ def _runs(sudoku, puzzles, transforms: int, timeout: float, solve, backend: str,
     symmetries; a row of the table."""
     times, solved_puzzles = [], set()
     for p in puzzles:
-        for k in range(transforms):
+        for k in symmetries(transforms):
             q = transformed(sudoku, p, k)
             solution, dt = solve(q)
             if solution is not None:
@@ -285,7 +295,7 @@ def write_cnf(sudoku, puzzles, transforms: int, folder: Path) -> int:
     folder.mkdir(parents=True, exist_ok=True)
     for puzzle in puzzles:
         n = puzzle.meta["n"]
-        for k in range(transforms):
+        for k in symmetries(transforms):
             grid = transformed(sudoku, puzzle, k).data.ravel()
             clauses = sudoku_cnf(n, grid)
             lines = [f"p cnf {n ** 3} {len(clauses)}"]
@@ -301,6 +311,9 @@ def main() -> int:
     ap.add_argument("--puzzles", default="",
                     help="comma-separated indexes of the set's puzzles to run (default: all)")
     ap.add_argument("--transforms", type=int, default=8, help="runs per puzzle (1 = as given)")
+    ap.add_argument("--first-transform", type=int, default=0,
+                    help="the first symmetry (0 = as given): later ones are runs that took "
+                         "no part in choosing the engine")
     ap.add_argument("--timeout", type=float, default=10.0, help="seconds per run")
     ap.add_argument("--engine", default="learning",
                     help="csolve engine; auto: the default choice, as the CLI makes it")
@@ -322,6 +335,8 @@ def main() -> int:
                          "unit clauses) to DIR/p<puzzle>t<symmetry>.cnf, for a SAT solver "
                          "run from the command line")
     args = ap.parse_args()
+    global FIRST_TRANSFORM
+    FIRST_TRANSFORM = args.first_transform
     if args.takeovers and args.engine != "auto":
         ap.error("--takeovers needs --engine auto (a named engine is never taken over)")
     path = DATA / args.set

@@ -481,8 +481,8 @@ def generate(kind: str | PuzzleType, count: int = 1, *, size: int = 9, seed: int
     other arguments and ``count=1``, makes one again;
     the same ``seed`` gives the same puzzles whatever ``workers`` or ``backend``).
     ``difficulty`` is a level of ``csolve rate`` (easy ... evil), tried for at most
-    ``tries`` attempts a puzzle (None: as many as begin within
-    ``csolve.defaults.DIFFICULTY_SECONDS`` of its first); ``box`` a box shape ("2x3");
+    ``tries`` tries a puzzle (None: as many as fit in ``csolve.defaults.DIFFICULTY_SECONDS``
+    of CPU time a puzzle); ``box`` a box shape ("2x3");
     ``backend`` (e.g. "ray") and its options say where puzzles are made (default: threads
     of this process)."""
     import secrets

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from csolve.defaults import DIFFICULTY_SECONDS
+from csolve import defaults
 from csolve.errors import CsolveError, counted
 from csolve.kernels import abi
 from csolve.model import Model
@@ -391,8 +391,10 @@ def generate_puzzles(ptype, options: GenerateOptions, count: int, seed: int,
     Puzzle i is made from its own seed (from :func:`derive_seeds`) and try t from
     ``(seed_i, t)``, so the output depends only on ``seed``, the options and the version.
     With ``difficulty``, tries go on until the grader says that level: at most ``tries``,
-    or when None as many as begin within :data:`csolve.defaults.DIFFICULTY_SECONDS` of the
-    puzzle's first (the puzzle found is the same either way: try t is always the same draw).
+    or when None as many as fit in :data:`csolve.defaults.DIFFICULTY_SECONDS` of the CPU
+    time of the thread making the puzzle (CPU time, so threads that share the interpreter
+    each get their full share). Try t is always the same draw, so the puzzle found is the
+    same either way; only whether a rare level is found within the time can differ.
     ``mapper``: where the puzzles are made (see :func:`generate_in_order`).
     """
     from csolve.search import new_ctrl
@@ -403,9 +405,11 @@ def generate_puzzles(ptype, options: GenerateOptions, count: int, seed: int,
     seeds = derive_seeds(seed, count)
 
     def make(puzzle_seed: int, ctrl: np.ndarray) -> Generated:
-        deadline = time.monotonic() + DIFFICULTY_SECONDS
+        budget = defaults.DIFFICULTY_SECONDS
+        deadline = time.thread_time() + budget
         t = 0
         while True:
+            _stop_requested(ctrl)  # a type's own generate may not look at ctrl
             rng = np.random.default_rng([puzzle_seed, t])
             puzzle, solution = ptype.generate(options, rng, ctrl)
             label = grade_label(grade(ptype, puzzle)) if grade else None
@@ -413,12 +417,16 @@ def generate_puzzles(ptype, options: GenerateOptions, count: int, seed: int,
             if grade is None or label == difficulty:
                 check_generated(ptype, puzzle, solution, options, ctrl)
                 return Generated(0, puzzle_seed, puzzle, solution, t, label)
-            if t == tries or (tries is None and time.monotonic() >= deadline):
-                break
-        within = "" if tries else f" within {DIFFICULTY_SECONDS:g} s"
-        raise GenerationError(f"no {difficulty} puzzle came out in {counted(t, 'try')}"
-                              f"{within} (puzzle seed {puzzle_seed}); give more with --tries "
-                              "or pick another difficulty")
+            if tries is not None and t >= tries:
+                raise GenerationError(f"no {difficulty} puzzle came out in {counted(t, 'try')} "
+                                      f"(puzzle seed {puzzle_seed}); raise --tries or pick "
+                                      "another difficulty")
+            if tries is None and time.thread_time() >= deadline:
+                made = f"{t:,} {'try' if t == 1 else 'tries'}"
+                raise GenerationError(f"no {difficulty} puzzle came out in {made} within "
+                                      f"{budget:g} CPU s (puzzle seed {puzzle_seed}): the level "
+                                      f"is rare or absent at this size; pass --tries N (over "
+                                      f"{t:,}) to look longer, or pick another difficulty")
 
     for i, g in enumerate(generate_in_order(make, seeds, workers, ctrl, mapper)):
         g.index = i

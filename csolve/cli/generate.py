@@ -7,9 +7,10 @@ from typing import Annotated
 
 import typer
 
+from csolve import defaults
 from csolve.cli.app import app, examples
 from csolve.cli.common import BoxOpt, Output
-from csolve.defaults import DIFFICULTY_SECONDS, MAX_WORKERS
+from csolve.defaults import MAX_WORKERS
 from csolve.errors import counted
 
 
@@ -63,8 +64,8 @@ def generate(
     difficulty: Annotated[Difficulty | None, typer.Option(
         help="Generate until the grader gives this level.")] = None,
     tries: Annotated[int | None, typer.Option(
-        min=1, help=f"With --difficulty: attempts per puzzle (default: as many as begin "
-                    f"within {DIFFICULTY_SECONDS:g} s).")] = None,
+        min=1, help=f"With --difficulty: tries per puzzle (default: as many as fit in "
+                    f"{defaults.DIFFICULTY_SECONDS:g} s of CPU time a puzzle).")] = None,
     output: Annotated[Output, typer.Option(help=_OUTPUT)] = Output.line,
     workers: Annotated[int, typer.Option(min=0, max=MAX_WORKERS, help=_WORKERS)] = 1,
     rules: Annotated[str | None, typer.Option(help="Propagation rules for the uniqueness "

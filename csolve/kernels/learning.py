@@ -1048,7 +1048,7 @@ def _fresh(s, m, V, node):
         s.sc[i] = 0
     s.sc[VAR_INC] = 1 << 10
     s.sc[NEXT_REDUCE] = REDUCE_FIRST
-    s.sc[SWITCH_LEN] = SWITCH_FIRST
+    s.sc[SWITCH_LEN] = STABLE_FIRST // 2  # each switch doubles it: the first stable mode
     s.sc[SWITCH_AT] = SWITCH_FIRST
     s.sc[REPHASE_AT] = REPHASE_STEP
     s.sc[LUBY_U] = 1
@@ -1265,10 +1265,7 @@ def _restart_due(s, m, V):
     focused when recent glue runs high, stable by reluctant doubling."""
     if s.sc[CONFLICTS] >= s.sc[SWITCH_AT]:
         s.sc[STABLE] = 1 - s.sc[STABLE]
-        if s.sc[SWITCH_LEN] < STABLE_FIRST:  # the first stable mode
-            s.sc[SWITCH_LEN] = STABLE_FIRST
-        else:
-            s.sc[SWITCH_LEN] *= 2
+        s.sc[SWITCH_LEN] *= 2
         s.sc[SWITCH_AT] = s.sc[CONFLICTS] + s.sc[SWITCH_LEN]
         s.sc[TARGET_N] = 0
         s.sc[LUBY_U] = 1
