@@ -290,17 +290,22 @@ def _runs(sudoku, puzzles, transforms: int, timeout: float, solve, backend: str,
 def write_cnf(sudoku, puzzles, transforms: int, folder: Path) -> int:
     """Write every run as a DIMACS file, so a SAT solver's own binary (with its statistics
     and options) meets exactly the runs the table measures."""
-    from bench_sudoku import sudoku_cnf
+    from bench_sudoku import given_clauses, sudoku_cnf
 
     folder.mkdir(parents=True, exist_ok=True)
+    rules: dict[int, tuple[int, str]] = {}  # per size: the clause count and text of the rules
     for puzzle in puzzles:
         n = puzzle.meta["n"]
+        if n not in rules:
+            clauses = sudoku_cnf(n)
+            rules[n] = len(clauses), "".join(" ".join(map(str, c)) + " 0\n" for c in clauses)
+        count, text = rules[n]
         for k in symmetries(transforms):
             grid = transformed(sudoku, puzzle, k).data.ravel()
-            clauses = sudoku_cnf(n, grid)
-            lines = [f"p cnf {n ** 3} {len(clauses)}"]
-            lines += [" ".join(map(str, c)) + " 0" for c in clauses]
-            (folder / f"p{puzzle.index}t{k}.cnf").write_text("\n".join(lines) + "\n")
+            givens = given_clauses(n, grid)
+            (folder / f"p{puzzle.index}t{k}.cnf").write_text(
+                f"p cnf {n ** 3} {count + len(givens)}\n" + text
+                + "".join(f"{c[0]} 0\n" for c in givens))
     print(f"wrote {len(puzzles) * transforms} files to {folder}")
     return 0
 

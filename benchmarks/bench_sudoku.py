@@ -70,8 +70,13 @@ def sudoku_cnf(n: int, grid: np.ndarray | None = None) -> list[list[int]]:
         clauses.append(list(lits))
         clauses += [[-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:]]
     if grid is not None:
-        clauses += [[var(n, i // n, i % n, int(x) - 1)] for i, x in enumerate(grid) if x]
+        clauses += given_clauses(n, grid)
     return clauses
+
+
+def given_clauses(n: int, grid: np.ndarray) -> list[list[int]]:
+    """The givens of ``grid`` as unit clauses of :func:`sudoku_cnf`'s encoding."""
+    return [[var(n, i // n, i % n, int(x) - 1)] for i, x in enumerate(grid) if x]
 
 
 class Cadical:
