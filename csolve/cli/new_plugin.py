@@ -20,8 +20,11 @@ def new_plugin(
                                               "(default: ./NAME); must be new or empty.")]
     = None,
 ) -> None:
-    """Write a plugin package (a Futoshiki puzzle type with its own rule, a light entry point,
-    README, sample puzzles and contract-kit tests) that installs and passes its tests."""
+    """Write a plugin package that installs and passes its tests.
+
+    Inside: a Futoshiki puzzle type with its own rule and a light entry point.
+
+    Also a README, sample puzzles, and tests that run the contract kit."""
     from csolve.scaffold import write_plugin
 
     dest = dir_ if dir_ is not None else Path(name)

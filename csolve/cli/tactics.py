@@ -222,9 +222,11 @@ def rate(
 ) -> None:
     """Grade each puzzle: level, hardest tactic, steps and guesses.
 
-    Levels: easy, medium, hard, expert, evil (a guess was needed);
-    "not unique" for a puzzle with several solutions (not-unique in line
-    output), "invalid" for one with none, "timeout" when --timeout ran out."""
+    Levels: easy, medium, hard, expert, evil (a guess was needed).
+
+    A puzzle with several solutions is "not unique" (not-unique in line output).
+
+    One with none is "invalid"; "timeout" means --timeout ran out."""
     from collections import Counter
 
     from rich.console import Console

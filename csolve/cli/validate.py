@@ -24,8 +24,9 @@ def validate(
 ) -> None:
     """Check each grid against the rules; exit 0 when all are valid, 1 otherwise.
 
-    A complete grid is checked for every rule (and the givens of --against), a partial one
-    for conflicting givens."""
+    A complete grid is checked for every rule and the givens of --against.
+
+    A partial grid is checked for conflicting givens."""
     from rich.console import Console
 
     from csolve.cli.common import load_puzzles
