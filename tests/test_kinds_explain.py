@@ -153,3 +153,20 @@ def test_the_tutorial_plugin_is_explained_and_rated_on_the_command_line(
     assert code == 0, err
     obj = json.loads(out)
     assert obj["rating"]["level"] == "easy" and obj["rating"]["solutions"] == 1
+
+
+def test_explain_str8ts_names_a_compartment_no_straight_fits(capsys, monkeypatch, tmp_path):
+    # the given 1 leaves r6c4-r6c5 no straight: the puzzle has no solution
+    path = tmp_path / "u1.txt"
+    path.write_text("#..#.1\n..16.4\n..#...\n.34#..\n.6....\n..#1.#\n")
+    code, out, err = run(capsys, monkeypatch, "explain", "str8ts", str(path), "--output", "line")
+    assert code == 1, err
+    assert ("no straight fits compartment r6c4-r6c5, so its cells keep no value: r6c4 loses 1; "
+            "r6c5 loses 3, 4, 5, 6") in out.splitlines()
+    assert "no solution" in out + err
+
+
+def test_bad_cell_is_quoted_as_written(capsys, monkeypatch):
+    code, _out, err = run(capsys, monkeypatch, "solve", "str8ts", KAKURO)  # a Kakuro file
+    assert code == 2
+    assert f"{KAKURO}:2:10: bad cell '5\\' (expected" in err

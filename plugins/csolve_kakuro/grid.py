@@ -67,7 +67,7 @@ def parse_token(tok: str, row: int, col: int) -> tuple[int, int, int, int]:
         return WHITE, 0, 0, int(tok)
     sep = "\\" if "\\" in tok else ("," if "," in tok else None)
     if sep is None or tok.count(sep) != 1:
-        raise GridError(row, col, f"bad cell {tok!r} (expected -, #, 0, ., 1-9, D\\R or D,R)")
+        raise GridError(row, col, f"bad cell '{tok}' (expected -, #, 0, ., 1-9, D\\R or D,R)")
     d, r = tok.split(sep)
     down, right = _sum(d, row, col, "down"), _sum(r, row, col, "right")
     return (CLUE if down or right else BLACK), down, right, 0

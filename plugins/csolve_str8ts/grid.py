@@ -73,7 +73,7 @@ def parse_token(tok: str, row: int, col: int, n: int) -> tuple[int, int]:
     elif len(t) == 2 and t[1] == "x" and is_number(t[0]):
         digit, kind = int(t[0]), BLACK
     if digit is None:
-        raise GridError(row, col, f"bad cell {tok!r} (expected ., 1-9, #, x, #N, Nx or a-i)")
+        raise GridError(row, col, f"bad cell '{tok}' (expected ., 1-9, #, x, #N, Nx or a-i)")
     if not 1 <= digit <= n:
         raise GridError(row, col, f"digit {digit} is outside 1..{n}")
     return kind, digit

@@ -57,11 +57,13 @@ def straight(b: Board) -> Iterator[Step]:
             allowed |= _mask(lo, hi)
         removed = [(c, v) for c, x in zip(cells, cand, strict=True) for v in bits(x & ~allowed)]
         if removed:
-            what = _range_text(ws) if ws else "no straight"
+            if ws:
+                text = f"{nb.group(g)} can only be {_range_text(ws)}: {nb.losses(removed)}"
+            else:  # a contradiction: the puzzle has no solution from here
+                text = (f"no straight fits {nb.group(g)}, so its cells keep no value: "
+                        f"{nb.losses(removed)}")
             yield Step("str8ts-straight", removed=removed, cells=list(cells), groups=[g],
-                       values=bits(allowed),
-                       text=f"{nb.group(g)} can only be {what}: {nb.losses(removed)}",
-                       level="easy")
+                       values=bits(allowed), text=text, level="easy")
     for g, cells, line in b.tagged(STRAIGHT):
         cand = [b.cand[c] for c in cells]
         ws = windows(cand, b.n_values)
