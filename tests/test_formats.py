@@ -241,3 +241,12 @@ def test_a_hex_puzzles_grid_and_picture_are_in_its_own_symbols(tmp_path):
     assert code == 0 and " 0 " in pretty and " G " not in pretty, err
     code, svg, err = run_cli("solve", "sudoku", str(puzzle), "--output", "svg")
     assert code == 0 and ">0<" in svg and ">G<" not in svg, err
+
+
+def test_str8ts_row_past_a_square_grid_says_the_grid_is_square():
+    str8ts = get_puzzle_type("str8ts")
+    with pytest.raises(PuzzleInputError, match=r"^f.txt:5: a grid needs 4..9 rows, this one "
+                       r"has 1 \(the grid above ended after 4 rows of 4 cells: a grid is "
+                       r"square, so this row began another\)$"):
+        str8ts.parse("....\n" * 5, "f.txt")
+    assert len(str8ts.parse("....\n" * 8, "f.txt")) == 2  # two grids, no blank line between

@@ -131,10 +131,21 @@ def _whole_line(line: str) -> bool:
 def parse(text: str, source: str) -> list[tuple[int, Str8tsGrid, dict]]:
     out: list[tuple[int, Str8tsGrid, dict]] = []
     block: list[tuple[int, str, int]] = []
+    ended_at = [0, 0]  # the last line and size of a grid that ended without a blank line
 
     def flush() -> None:
         if block:
-            out.append((block[0][0], _from_rows(source, list(block)),
+            try:
+                grid = _from_rows(source, list(block))
+            except PuzzleInputError as e:
+                if block[0][0] == ended_at[0] + 1 and len(block) < ended_at[1]:
+                    n = ended_at[1]
+                    raise PuzzleInputError(
+                        e.source, e.line, e.column,
+                        f"{e.message} (the grid above ended after {n} rows of {n} cells: a "
+                        f"grid is square, so this row began another)") from None
+                raise
+            out.append((block[0][0], grid,
                         {"format": "text", "row_lines": tuple(no for no, _, _ in block)}))
             block.clear()
 
@@ -165,6 +176,7 @@ def parse(text: str, source: str) -> list[tuple[int, Str8tsGrid, dict]]:
         else:
             block.append((no, line, lead))
             if len(block) == len(_split_row(block[0][1])):
+                ended_at[:] = [no, len(block)]
                 flush()  # n rows of n cells: complete without a blank line
     flush()
     return out
