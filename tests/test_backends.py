@@ -178,3 +178,16 @@ def test_stress_counts_many_times(sudoku, backend, serial_count):
         r = solve_one(sudoku, p, shared(backend, limit=0, workers=workers))
         assert (r.count, r.exact) == (serial_count, True), (backend, workers, i)
     assert not csolve_threads()
+
+
+@pytest.mark.parametrize("backend", ["serial", "conflict-lock"])
+def test_a_puzzle_propagation_solves_takes_one_node(sudoku, backend):
+    """The root is a node on every backend: "nodes" means the same thing in every table."""
+    puzzle = one(sudoku, "1234341221434.21")
+    options = (SolveOptions(backend="serial", probe_nodes=0) if backend == "serial"
+               else shared(backend, workers=1))
+    r = solve_one(sudoku, puzzle, options)
+    assert r.count == 1 and sudoku.validate(puzzle, r.solutions[0]) == []
+    assert (r.stats.nodes, r.stats.guesses) == (1, 0)
+    if r.stats.workers:
+        assert sum(w["nodes"] for w in r.stats.workers) == 1

@@ -165,8 +165,11 @@ class ConflictLock(Backend):
             end.abort()
             for t in threads:
                 t.join()
-        nodes = sum(r["nodes"] for r in rows)
-        stats = {"nodes": nodes, "guesses": nodes, "backtracks": epochs - count,
+        guesses = sum(r["nodes"] for r in rows)
+        # the root is a node too, as the compiled searches count it (a puzzle its propagation
+        # solves took one node, not none); worker 0's row carries it, as it does the solutions
+        rows[0]["nodes"] += 1
+        stats = {"nodes": guesses + 1, "guesses": guesses, "backtracks": epochs - count,
                  "passes": epochs, "solutions": count}
         for r in rows:
             r["lock_s"] = round(r["lock_s"], 4)
