@@ -246,7 +246,10 @@ def test_a_hex_puzzles_grid_and_picture_are_in_its_own_symbols(tmp_path):
 def test_str8ts_row_past_a_square_grid_says_the_grid_is_square():
     str8ts = get_puzzle_type("str8ts")
     with pytest.raises(PuzzleInputError, match=r"^f.txt:5: a grid needs 4..9 rows, this one "
-                       r"has 1 \(the grid above ended after 4 rows of 4 cells: a grid is "
-                       r"square, so this row began another\)$"):
+                       r"has 1 \(the grid above already had its 4 rows, so this row began a "
+                       r"new grid\)$"):
         str8ts.parse("....\n" * 5, "f.txt")
+    with pytest.raises(PuzzleInputError) as e:  # a grid of another size: no such hint
+        str8ts.parse("....\n" * 4 + ".....\n" * 4, "f.txt")
+    assert "grid above" not in str(e.value)
     assert len(str8ts.parse("....\n" * 8, "f.txt")) == 2  # two grids, no blank line between

@@ -166,7 +166,12 @@ def test_explain_str8ts_names_a_compartment_no_straight_fits(capsys, monkeypatch
     assert "no solution" in out + err
 
 
-def test_bad_cell_is_quoted_as_written(capsys, monkeypatch):
+def test_bad_cell_is_quoted_as_written(capsys, monkeypatch, tmp_path):
     code, _out, err = run(capsys, monkeypatch, "solve", "str8ts", KAKURO)  # a Kakuro file
     assert code == 2
     assert f"{KAKURO}:2:10: bad cell '5\\' (expected" in err
+    bad = tmp_path / "k.txt"
+    bad.write_text("#  3\\  3\\\n\\3  1\\2\\3  .\n\\3  .  .\n")
+    code, _out, err = run(capsys, monkeypatch, "solve", "kakuro", str(bad))
+    assert code == 2
+    assert f"{bad}:2:5: bad cell '1\\2\\3' (expected" in err

@@ -117,12 +117,15 @@ class ConflictLock(Backend):
         def propagated() -> bool:
             return root_propagated(kern, S, job.model, ws)
 
+        restored = [0]  # states gone back to after a dead end: nodes, as in the kernels
+
         def backtrack() -> bool:
             while trail:
                 snap, c, v = trail.pop()
                 S[:] = snap
                 S[c] &= ~v
                 if S[c] != 0 and propagated():
+                    restored[0] += 1
                     return True
             return False
 
@@ -166,10 +169,12 @@ class ConflictLock(Backend):
             for t in threads:
                 t.join()
         guesses = sum(r["nodes"] for r in rows)
-        # the root is a node too, as the compiled searches count it (a puzzle its propagation
-        # solves took one node, not none); worker 0's row carries it, as it does the solutions
-        rows[0]["nodes"] += 1
-        stats = {"nodes": guesses + 1, "guesses": guesses, "backtracks": epochs - count,
+        # the root and the states gone back to are nodes too, as the compiled searches count
+        # them (a puzzle its propagation solves took one node, not none); worker 0's row
+        # carries them, as it does the solutions
+        rows[0]["nodes"] += 1 + restored[0]
+        stats = {"nodes": guesses + 1 + restored[0], "guesses": guesses,
+                 "backtracks": epochs - count,
                  "passes": epochs, "solutions": count}
         for r in rows:
             r["lock_s"] = round(r["lock_s"], 4)

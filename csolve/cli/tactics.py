@@ -226,7 +226,7 @@ def rate(
 
     A puzzle with several solutions is "not unique" (not-unique in line output).
 
-    One with none is "invalid"; "timeout" means --timeout ran out."""
+    A puzzle with no solution is "invalid"; "timeout" means --timeout ran out."""
     from collections import Counter
 
     from rich.console import Console

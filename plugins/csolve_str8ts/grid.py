@@ -138,12 +138,13 @@ def parse(text: str, source: str) -> list[tuple[int, Str8tsGrid, dict]]:
             try:
                 grid = _from_rows(source, list(block))
             except PuzzleInputError as e:
-                if block[0][0] == ended_at[0] + 1 and len(block) < ended_at[1]:
-                    n = ended_at[1]
+                n = ended_at[1]
+                if (block[0][0] == ended_at[0] + 1 and len(block) < n
+                        and len(_split_row(block[0][1])) == n):
                     raise PuzzleInputError(
                         e.source, e.line, e.column,
-                        f"{e.message} (the grid above ended after {n} rows of {n} cells: a "
-                        f"grid is square, so this row began another)") from None
+                        f"{e.message} (the grid above already had its {n} rows, so this row "
+                        f"began a new grid)") from None
                 raise
             out.append((block[0][0], grid,
                         {"format": "text", "row_lines": tuple(no for no, _, _ in block)}))
