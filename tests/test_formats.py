@@ -243,7 +243,7 @@ def test_a_hex_puzzles_grid_and_picture_are_in_its_own_symbols(tmp_path):
     assert code == 0 and ">0<" in svg and ">G<" not in svg, err
 
 
-def test_str8ts_row_past_a_square_grid_says_the_grid_is_square():
+def test_str8ts_row_past_a_complete_grid_says_the_grid_above_had_its_rows():
     str8ts = get_puzzle_type("str8ts")
     with pytest.raises(PuzzleInputError, match=r"^f.txt:5: a grid needs 4..9 rows, this one "
                        r"has 1 \(the grid above already had its 4 rows, so this row began a "
