@@ -173,7 +173,7 @@ class ConflictLock(Backend):
         # them (a puzzle its propagation solves took one node, not none); worker 0's row
         # carries them, as it does the solutions
         rows[0]["nodes"] += 1 + restored[0]
-        stats = {"nodes": guesses + 1 + restored[0], "guesses": guesses,
+        stats = {"nodes": sum(r["nodes"] for r in rows), "guesses": guesses,
                  "backtracks": epochs - count,
                  "passes": epochs, "solutions": count}
         for r in rows:

@@ -131,15 +131,17 @@ def _whole_line(line: str) -> bool:
 def parse(text: str, source: str) -> list[tuple[int, Str8tsGrid, dict]]:
     out: list[tuple[int, Str8tsGrid, dict]] = []
     block: list[tuple[int, str, int]] = []
-    ended_at = [0, 0]  # the last line and size of a grid that ended without a blank line
 
     def flush() -> None:
         if block:
             try:
                 grid = _from_rows(source, list(block))
             except PuzzleInputError as e:
-                n = ended_at[1]
-                if (block[0][0] == ended_at[0] + 1 and len(block) < n
+                # rows right below a grid read as rows (no blank line between): that grid
+                # was complete, so these began another
+                above = out[-1][2].get("row_lines", ()) if out else ()
+                n = out[-1][1].n if above else 0
+                if (above and block[0][0] == above[-1] + 1 and len(block) < n
                         and len(_split_row(block[0][1])) == n):
                     raise PuzzleInputError(
                         e.source, e.line, e.column,
@@ -177,7 +179,6 @@ def parse(text: str, source: str) -> list[tuple[int, Str8tsGrid, dict]]:
         else:
             block.append((no, line, lead))
             if len(block) == len(_split_row(block[0][1])):
-                ended_at[:] = [no, len(block)]
                 flush()  # n rows of n cells: complete without a blank line
     flush()
     return out
