@@ -59,10 +59,12 @@ class Canvas:
                           f'height="{num(h)}" fill="{fill}"{s}/>')
 
     def line(self, x1: float, y1: float, x2: float, y2: float, stroke: str = THIN,
-             width: float = 1.0) -> None:
+             width: float = 1.0, dash: str | None = None) -> None:
+        """A line; ``dash`` is an SVG dash pattern ("3 2": 3 drawn, 2 left out)."""
+        cap = f'stroke-dasharray="{dash}" stroke-linecap="butt"' if dash else \
+            'stroke-linecap="square"'
         self.parts.append(f'<line x1="{num(x1)}" y1="{num(y1)}" x2="{num(x2)}" y2="{num(y2)}" '
-                          f'stroke="{stroke}" stroke-width="{num(width)}" '
-                          'stroke-linecap="square"/>')
+                          f'stroke="{stroke}" stroke-width="{num(width)}" {cap}/>')
 
     def circle(self, cx: float, cy: float, r: float, fill: str) -> None:
         self.parts.append(f'<circle cx="{num(cx)}" cy="{num(cy)}" r="{num(r)}" fill="{fill}"/>')

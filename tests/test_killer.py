@@ -119,6 +119,32 @@ def test_format_line_reads_back(killer, which):
         assert killer.validate(p, killer.as_solution(s)) == []
 
 
+@pytest.mark.parametrize("source", ["small", "blocks", "janko", "janko-set"])
+def test_the_grid_output_reads_back(killer, source):
+    """``--output grid`` writes the block form: the same cages, sums, box and givens come
+    back, and a solution comes back as givens that validate (JSON input too, whose cages
+    are numbered rather than lettered)."""
+    text = shared_file("killer", "janko-killer.jsonl").read_text() if source == "janko-set" \
+        else {"small": SMALL.read_text(), "blocks": BLOCKS.read_text(), "janko": JANKO_4}[source]
+    puzzles = killer.parse(text, "<in>")[:20]
+    for p, r in zip(puzzles, solve_puzzles(killer, puzzles), strict=True):
+        block = killer.format_grid(p, None)
+        (q,) = killer.parse(block + "\n", "<round>")
+        assert q.data.structure() == p.data.structure()
+        assert (q.data.givens == p.data.givens).all()
+        (s,) = killer.parse(killer.format_grid(p, r.solutions[0]) + "\n", "<sol>")
+        assert killer.is_complete(s)
+        assert killer.validate(p, killer.as_solution(s)) == []
+
+
+def test_grid_output_then_validate_on_the_command_line(tmp_path, capsys, killer):
+    code, out, _ = run(capsys, "solve", "killer", str(SMALL), "--output", "grid")
+    assert code == 0
+    code, checked, _ = run(capsys, "validate", "killer", write(tmp_path, out, "solved.txt"))
+    assert code == 0
+    assert checked.count("valid (complete)") == len(killer.parse(SMALL.read_text(), "s")) == 8
+
+
 def test_the_sum_rule_is_kept_whatever_rules_are_chosen(killer):
     (p,) = killer.parse(OPEN_4 + "\n", "<open>")
     want = brute_force_killer(killer, p)

@@ -26,7 +26,7 @@ from .test_cli import run
 NS = "{http://www.w3.org/2000/svg}"
 HARD = PUZZLES / "sudoku" / "9x9-hard.txt"
 FILES = {"sudoku": HARD, "kakuro": PUZZLES / "kakuro" / "small.txt",
-         "str8ts": PUZZLES / "str8ts" / "small.txt"}
+         "str8ts": PUZZLES / "str8ts" / "small.txt", "killer": PUZZLES / "killer" / "small.txt"}
 
 
 def parse_svg(text: str) -> ET.Element:
@@ -65,7 +65,8 @@ def test_givens_black_and_filled_values_blue(kind):
     assert texts(puzzle_only, FILLED) == []
     assert texts(drawn, GIVEN, bold=True) == givens
     # the filled values are the solution's, in reading order, and only the open cells'
-    given = p.data if kind == "sudoku" else ptype.cell_values(p, p.data.values)
+    given = p.data if kind == "sudoku" else p.data.givens if kind == "killer" else \
+        ptype.cell_values(p, p.data.values)
     values = model_values(ptype, p, ptype.model(p), solution)
     assert len(given) == len(values)
     want = [str(v) for v, g in zip(values, given, strict=True)
@@ -75,6 +76,30 @@ def test_givens_black_and_filled_values_blue(kind):
         sums = [str(int(s)) for s in np.concatenate([p.data.down.ravel(), p.data.right.ravel()])
                 if s]
         assert sorted(texts(drawn, ON_SHADE)) == sorted(sums)
+    if kind == "killer":  # every cage's sum, in the cage's colour
+        from csolve_killer.pictures import CAGE
+
+        assert sorted(texts(drawn, CAGE)) == sorted(str(s) for s in p.data.sums)
+
+
+def test_killer_cage_outlines_close():
+    """Every cage's dashed outline is closed: each end of a piece meets exactly one other
+    piece, and the pieces of different cages never touch."""
+    from collections import Counter
+
+    from csolve_killer.pictures import cage_outline
+
+    killer = get_puzzle_type("killer")
+    for p in killer.parse(FILES["killer"].read_text(), "small.txt"):
+        ends = Counter()
+        for x1, y1, x2, y2 in cage_outline(p.data):
+            assert x1 == x2 or y1 == y2  # along a row or a column
+            ends[(round(x1, 6), round(y1, 6))] += 1
+            ends[(round(x2, 6), round(y2, 6))] += 1
+        assert ends and set(ends.values()) == {2}, p.where
+        root = parse_svg(killer.to_svg(p, None))
+        dashed = [ln for ln in root.iter(NS + "line") if ln.get("stroke-dasharray")]
+        assert len(dashed) == len(cage_outline(p.data))
 
 
 @pytest.mark.parametrize("n", [4, 16, 25, 36, 64])
@@ -157,6 +182,14 @@ def test_explain_pictures_command(capsys, tmp_path):
     assert len(pictures) == len(steps) + 1  # one per step, then the solved grid
     code, out, _ = run(capsys, "explain", "str8ts", str(FILES["str8ts"]), "--output", "html")
     assert code == 0 and out.count("<svg ") >= 2
+    six = tmp_path / "six.txt"  # a 6x6 Killer with 3x2 boxes: every step pictured
+    six.write_text(FILES["killer"].read_text().splitlines()[6] + "\n")
+    code, out, _ = run(capsys, "explain", "killer", str(six), "--output", "svg")
+    assert code == 0
+    pictures = parse_svg(out).findall(NS + "svg")
+    code, words, _ = run(capsys, "explain", "killer", str(six), "--output", "line")
+    assert code == 0
+    assert len(pictures) == len([ln for ln in words.splitlines() if ln.strip()]) + 1
 
 
 # --- a real browser ------------------------------------------------------------------------

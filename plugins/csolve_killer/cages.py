@@ -327,19 +327,49 @@ def _digit_text(values: np.ndarray) -> str:
     return "".join(str(int(v)) if v else "." for v in values)
 
 
+def _text_labels(g: KillerGrid) -> list[str]:
+    """One character per cage for the text forms: the input's own labels where they are
+    characters (JSON input numbers its cages)."""
+    if all(len(x) == 1 and x in LABELS for x in g.labels):
+        return list(g.labels)
+    return list(LABELS[:len(g.cages)])
+
+
+def _label_rows_text(g: KillerGrid, labels: list[str]) -> list[str]:
+    n = g.n
+    return ["".join(labels[g.cage_of[r * n + c]] for c in range(n)) for r in range(n)]
+
+
 def format_text(g: KillerGrid, values: np.ndarray | None) -> str:
     """The one-line text form; ``values`` (a solution) are written as givens."""
     n = g.n
-    labels = list(g.labels) if all(len(x) == 1 and x in LABELS for x in g.labels) else \
-        list(LABELS[:len(g.cages)])
-    rows = "/".join("".join(labels[g.cage_of[r * n + c]] for c in range(n)) for r in range(n))
-    parts = [rows, *(f"{lab}={s}" for lab, s in zip(labels, g.sums, strict=True))]
+    labels = _text_labels(g)
+    parts = ["/".join(_label_rows_text(g, labels)),
+             *(f"{lab}={s}" for lab, s in zip(labels, g.sums, strict=True))]
     shown = g.givens if values is None else values
     if np.any(shown):
         parts.append("givens=" + _digit_text(shown))
     if g.box != default_box(n):
         parts.append(f"box={g.box[0]}x{g.box[1]}")
     return " ".join(parts)
+
+
+def format_block(g: KillerGrid, values: np.ndarray | None) -> str:
+    """The block text form, for reading and writing by hand: the cage rows, the sums (nine
+    to a line), then the givens rows when there are any; ``values`` (a solution) are
+    written as givens."""
+    n = g.n
+    labels = _text_labels(g)
+    tokens = [f"{lab}={s}" for lab, s in zip(labels, g.sums, strict=True)]
+    if g.box != default_box(n):
+        tokens.append(f"box={g.box[0]}x{g.box[1]}")
+    lines = _label_rows_text(g, labels)
+    lines += [" ".join(tokens[i:i + 9]) for i in range(0, len(tokens), 9)]
+    shown = g.givens if values is None else values
+    if np.any(shown):
+        digits = _digit_text(shown)
+        lines += [digits[r * n:(r + 1) * n] for r in range(n)]
+    return "\n".join(lines)
 
 
 def format_json(g: KillerGrid, values: np.ndarray | None) -> str:

@@ -163,6 +163,16 @@ class Killer(PuzzleType):
             return cages.format_json(g, solution)
         return cages.format_text(g, solution)
 
+    def format_grid(self, puzzle: Puzzle, solution: np.ndarray | None) -> str:
+        """The block form (docs/killer.md), a solution written as its givens."""
+        return cages.format_block(puzzle.data, solution)
+
+    def to_svg(self, puzzle: Puzzle, solution: np.ndarray | None, step=None, *,
+               candidates=None, placed=None) -> str:
+        from .pictures import killer_svg
+
+        return killer_svg(puzzle, solution, step, candidates, placed)
+
     def to_json(self, puzzle: Puzzle, solution: np.ndarray) -> list[list[int]]:
         n = puzzle.data.n
         return np.asarray(solution).reshape(n, n).tolist()
