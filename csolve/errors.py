@@ -21,14 +21,14 @@ def clip_words(message: str) -> str:
 
 def counted(n: int, noun: str) -> str:
     """``n`` and ``noun``, in the plural unless ``n`` is one ("1 row", "3 rows", "2 guesses",
-    "4 tries")."""
+    "6,253 tries": thousands separated, for people to read)."""
     if n == 1:
         return f"{n} {noun}"
     if noun.endswith(("s", "x", "ch", "sh")):
-        return f"{n} {noun}es"
+        return f"{n:,} {noun}es"
     if noun.endswith("y") and noun[-2:-1] not in "aeiou":
-        return f"{n} {noun[:-1]}ies"
-    return f"{n} {noun}s"
+        return f"{n:,} {noun[:-1]}ies"
+    return f"{n:,} {noun}s"
 
 
 class ExitCode(IntEnum):

@@ -119,6 +119,14 @@ def test_count_limit_and_all(capsys, tmp_path):
     assert code == 0 and len(set(out.split())) == 288
 
 
+def test_counts_for_people_have_thousands_separated(capsys, tmp_path):
+    f = write(tmp_path, " ".join(["0"] * 36) + "\n")  # an empty 6x6: 28,200 solutions
+    code, out, _ = run(capsys, "solve", "sudoku", f, "--count", "--output", "pretty")
+    assert code == 0 and "28,200 solutions" in out
+    code, out, _ = run(capsys, "solve", "sudoku", f, "--count", "--output", "line")
+    assert code == 0 and out.strip() == "28200"  # for programs: a plain number
+
+
 def test_no_solution_exit_code(capsys, tmp_path):
     f = write(tmp_path, "1..4..2..3..4..1\n")
     code, out, _ = run(capsys, "solve", "sudoku", f, "--output", "line")

@@ -216,7 +216,7 @@ def test_a_huge_token_is_quoted_short(capsys, tmp_path, kind):
 def test_numbers_of_no_size_name_the_sizes_there_are(capsys, tmp_path):
     path = write(tmp_path, " ".join(["0"] * 10_000) + "\n")
     err = one_line_error(*run(capsys, "solve", "sudoku", path)[::2])
-    assert "found 10000 numbers; a puzzle needs n² of them for n in 4, 6, 8, 9, ... 64" in err
+    assert "found 10,000 numbers; a puzzle needs n² of them for n in 4, 6, 8, 9, ... 64" in err
 
 
 @pytest.mark.parametrize("kind, solution, puzzle, words", [

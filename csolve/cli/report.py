@@ -223,7 +223,7 @@ class Reporter:
         p = r.puzzle
         head = f"{self.ptype.comment} {p.where} {r.status.value}"
         if self.counting:
-            head += (f", {r.count}+ solutions" if not r.exact
+            head += (f", {r.count:,}+ solutions" if not r.exact
                      else f", {counted(r.count, 'solution')}")
         if self.streamed[p.index]:  # its solutions went above: the puzzle again would read
             return f"{head}\n\n"     # back as one more puzzle
