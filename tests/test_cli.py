@@ -120,11 +120,12 @@ def test_count_limit_and_all(capsys, tmp_path):
 
 
 def test_counts_for_people_have_thousands_separated(capsys, tmp_path):
-    f = write(tmp_path, " ".join(["0"] * 36) + "\n")  # an empty 6x6: 28,200 solutions
+    # a 6x6 with only its first row given: 28,200,960 / 6! solutions
+    f = write(tmp_path, " ".join(["1", "2", "3", "4", "5", "6"] + ["0"] * 30) + "\n")
     code, out, _ = run(capsys, "solve", "sudoku", f, "--count", "--output", "pretty")
-    assert code == 0 and "28,200 solutions" in out
+    assert code == 0 and "39,168 solutions" in out
     code, out, _ = run(capsys, "solve", "sudoku", f, "--count", "--output", "line")
-    assert code == 0 and out.strip() == "28200"  # for programs: a plain number
+    assert code == 0 and out.strip() == "39168"  # for programs: a plain number
 
 
 def test_no_solution_exit_code(capsys, tmp_path):
