@@ -556,6 +556,26 @@ def test_a_ctrl_c_that_breaks_an_import_is_an_interrupt_not_a_bug(capsys, monkey
     assert code == 130 and err == "csolve: interrupted\n"
 
 
+def test_a_ctrl_c_swallowed_by_a_compile_is_an_interrupt_not_a_bug(capsys, monkeypatch):
+    """Ctrl-C in a callback from compiled code (llvmlite's, while numba compiles) cannot be
+    raised there: Python reports it as "Exception ignored" with a traceback, and the compile
+    then fails with an error of its own. That is the user's Ctrl-C: one line, exit 130."""
+    import ctypes
+
+    import csolve.api
+
+    def interrupted_compile(*args, **kwargs):
+        def callback():
+            raise KeyboardInterrupt
+
+        ctypes.CFUNCTYPE(None)(callback)()  # Python ignores it, as in llvmlite's callback
+        raise RuntimeError("no compiled object yet for <Library '_backtrack'>")
+
+    monkeypatch.setattr(csolve.api, "Solver", interrupted_compile)
+    code, out, err = run(capsys, "solve", "sudoku", "2.....3.........")
+    assert code == 130 and err == "csolve: interrupted\n"
+
+
 def test_a_ctrl_c_while_the_program_loads_is_one_line(tmp_path):
     """The program's entry point loads the command line inside its own Ctrl-C handling."""
     script = ("import builtins, signal, os\n"

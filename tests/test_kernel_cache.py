@@ -91,6 +91,16 @@ def test_editing_a_helper_a_rule_imports_compiles_afresh(sudoku, site):
     assert third.__name__ == first.__name__ and propagate_says(sudoku, third) is True
 
 
+def test_every_compiled_kernel_goes_to_the_cache_dir(sudoku, site, tmp_path):
+    """``CSOLVE_CACHE_DIR`` holds the plugin's own kernels too (the rule and its helper),
+    not only the generated modules: nothing is written beside the plugin's sources."""
+    path = install_rule(site, "csolve_test_cachedir", NO_CHANGE)
+    assert propagate_says(sudoku, compose.kernels_for((path,))) is True
+    cached = {p.name.split(".")[0] for p in (tmp_path / "cache").glob("**/*.nbi")}
+    assert {"rule", "helper"} <= cached
+    assert not list(site.glob("**/__pycache__/*.nbi"))
+
+
 def test_a_first_compile_is_announced_once(sudoku, site, monkeypatch, capsys):
     """The command line says when a run compiles kernels (time limits start after it)."""
     monkeypatch.setattr(diskcache, "announce_compiles", True)

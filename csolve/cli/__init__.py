@@ -35,6 +35,9 @@ def main() -> None:
 
     keep_freed_memory()
     diskcache.announce_compiles = True  # say so when a first run compiles (not numba: lazy)
+    _interrupts_seen.clear()
+    if not getattr(sys.unraisablehook, "notes_interrupts", False):
+        sys.unraisablehook = _quiet_unraisable_interrupt(sys.unraisablehook)
     try:
         rv = app_for(sys.argv[1:])(standalone_mode=False)
     except BrokenPipeError:
@@ -58,8 +61,8 @@ def main() -> None:
         name = type(e).__name__
         if name == "Exit" and hasattr(e, "exit_code"):
             sys.exit(e.exit_code)
-        # click's Abort, or a Ctrl-C that broke an import (numba's) midway
-        if name == "Abort" or _caused_by_interrupt(e):
+        # click's Abort, or a Ctrl-C that broke an import or a compile (numba's) midway
+        if name == "Abort" or _caused_by_interrupt(e) or _interrupts_seen:
             _say_interrupted()
             sys.exit(int(ExitCode.INTERRUPTED))
         for mod in _click_exception_modules():
@@ -96,6 +99,24 @@ def _pipe_closed(e: SystemExit) -> bool:
     (which wraps stdout to keep it quiet) ended a write to a closed pipe."""
     return isinstance(e.__context__, BrokenPipeError) or (
         type(sys.stdout).__name__ == "PacifyFlushWrapper")
+
+
+#: Ctrl-Cs that Python could not raise where they struck (see _quiet_unraisable_interrupt)
+_interrupts_seen: list[object] = []
+
+
+def _quiet_unraisable_interrupt(previous):
+    """A ``sys.unraisablehook`` that keeps a Ctrl-C quiet where Python cannot raise it: in a
+    callback from compiled code (llvmlite's object cache, while numba compiles), it prints
+    "Exception ignored ..." and a traceback, and the compile then fails with an error of its
+    own. The Ctrl-C is noted instead, so that failure ends as an interruption (exit 130)."""
+    def hook(unraisable) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            _interrupts_seen.append(unraisable.exc_value)
+            return
+        previous(unraisable)
+    hook.notes_interrupts = True
+    return hook
 
 
 def _caused_by_interrupt(e: BaseException) -> bool:

@@ -3,6 +3,8 @@
 Candidate sets are ``uint64`` masks: bit ``v - 1`` set means value ``v`` is still possible.
 """
 
+import os
+
 from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
@@ -30,6 +32,8 @@ def _njit(func, opts: dict):
     from csolve.kernels.diskcache import listen_for_compiles
 
     listen_for_compiles()
+    if opts.get("cache"):
+        _follow_cache_dir()
     try:
         dispatcher = njit(**opts)(func)
     except RuntimeError as e:
@@ -42,6 +46,18 @@ def _njit(func, opts: dict):
     if opts.get("cache"):
         _stamp_dependencies(dispatcher, func)
     return dispatcher
+
+
+def _follow_cache_dir() -> None:
+    """``CSOLVE_CACHE_DIR`` decides where every compiled kernel is kept, not only the
+    generated ones (:func:`csolve.kernels.compose.cache_dir`): numba would keep the others
+    beside their sources. Read as each kernel is defined, since numba picks a kernel's cache
+    then; ``NUMBA_CACHE_DIR``, when set, is numba's own and wins."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return
+    from numba.core import config
+
+    config.CACHE_DIR = os.environ.get("CSOLVE_CACHE_DIR", "")
 
 
 def _stamp_dependencies(dispatcher, func) -> None:
