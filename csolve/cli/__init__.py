@@ -106,13 +106,19 @@ _interrupts_seen: list[object] = []
 
 
 def _quiet_unraisable_interrupt(previous):
-    """A ``sys.unraisablehook`` that keeps a Ctrl-C quiet where Python cannot raise it: in a
-    callback from compiled code (llvmlite's object cache, while numba compiles), it prints
-    "Exception ignored ..." and a traceback, and the compile then fails with an error of its
-    own. The Ctrl-C is noted instead, so that failure ends as an interruption (exit 130)."""
+    """A ``sys.unraisablehook`` for a Ctrl-C that strikes where Python cannot raise it: in a
+    callback from compiled code (llvmlite's object cache, while numba compiles). Python would
+    print "Exception ignored ..." and a traceback, then go on as if nothing had been pressed,
+    or the compile would fail with an error of its own. Instead the Ctrl-C is noted (such a
+    failure then ends as an interruption, exit 130) and delivered again from another thread,
+    to strike the main thread where it can be raised."""
     def hook(unraisable) -> None:
         if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            import _thread
+            import threading
+
             _interrupts_seen.append(unraisable.exc_value)
+            threading.Thread(target=_thread.interrupt_main, daemon=True).start()
             return
         previous(unraisable)
     hook.notes_interrupts = True
