@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 
 from csolve.cli.app import app
 
@@ -84,6 +85,8 @@ def main() -> None:
         sys.stderr.write(f"csolve: internal error: {name}{': ' + detail if detail else ''} "
                          "(a bug; CSOLVE_DEBUG=1 shows the traceback)\n")
         sys.exit(int(ExitCode.INTERNAL))
+    finally:
+        _interrupt_dealt_with()
     if rv == ExitCode.INTERRUPTED:  # typer ends any command so on Ctrl-C, without a word
         _say_interrupted()
     if isinstance(rv, int) and rv:
@@ -103,6 +106,7 @@ def _pipe_closed(e: SystemExit) -> bool:
 
 #: Ctrl-Cs that Python could not raise where they struck (see _quiet_unraisable_interrupt)
 _interrupts_seen: list[object] = []
+_interrupts_lock = threading.Lock()
 
 
 def _quiet_unraisable_interrupt(previous):
@@ -114,15 +118,37 @@ def _quiet_unraisable_interrupt(previous):
     to strike the main thread where it can be raised."""
     def hook(unraisable) -> None:
         if isinstance(unraisable.exc_value, KeyboardInterrupt):
-            import _thread
             import threading
 
             _interrupts_seen.append(unraisable.exc_value)
-            threading.Thread(target=_thread.interrupt_main, daemon=True).start()
-            return
+            while True:
+                try:
+                    threading.Thread(target=_interrupt_main_soon, daemon=True).start()
+                    return
+                except KeyboardInterrupt:  # it struck here, in the hook: send it again
+                    continue
         previous(unraisable)
     hook.notes_interrupts = True
     return hook
+
+
+def _interrupt_main_soon() -> None:
+    """A Ctrl-C for the main thread, once the hook that asked for it has returned, unless
+    the program has dealt with it meanwhile (:func:`_interrupt_dealt_with`)."""
+    import _thread
+    import time
+
+    time.sleep(0.05)
+    with _interrupts_lock:
+        if _interrupts_seen:
+            _thread.interrupt_main()
+
+
+def _interrupt_dealt_with() -> None:
+    """The program is ending (interrupted or not): a Ctrl-C noted by the hook is not sent
+    again."""
+    with _interrupts_lock:
+        _interrupts_seen.clear()
 
 
 def _caused_by_interrupt(e: BaseException) -> bool:
