@@ -137,6 +137,56 @@ def test_timeout_stops_every_worker(sudoku, backend, monkeypatch):
     assert not csolve_threads()
 
 
+def thread_backends() -> list[str]:
+    from importlib import import_module
+
+    threaded = import_module("csolve.backends.threads").ThreadedBackend
+    return sorted(n for n, b in all_backends().items() if isinstance(b, threaded))
+
+
+@pytest.mark.parametrize("backend", thread_backends())
+def test_no_worker_searches_before_every_worker_is_started(sudoku, backend, monkeypatch):
+    """A thread's start waits for it to run, which behind workers already searching (more
+    of them than cores) took longer with each one: 128 workers on two cores took 10 s to
+    start, their time limit long past."""
+    from importlib import import_module
+
+    threaded = import_module("csolve.backends.threads").ThreadedBackend
+    started, early = [], []
+    real_start, real_slice = threading.Thread.start, threaded.run_slice
+
+    def start(self):
+        if self.name.startswith("csolve-"):
+            started.append(self.name)
+        real_start(self)
+
+    def run_slice(self, team, w):
+        if len(started) < team.n:
+            early.append(w.index)
+        return real_slice(self, team, w)
+
+    monkeypatch.setattr(threading.Thread, "start", start)
+    monkeypatch.setattr(threaded, "run_slice", run_slice)
+    r = solve_one(sudoku, one(sudoku, MANY), shared(backend, limit=0, workers=6))
+    assert r.exact and len(started) == 6 and early == []
+
+
+def test_a_ctrl_c_while_the_workers_start_stops_those_started(sudoku, monkeypatch):
+    real_start = threading.Thread.start
+    started = []
+
+    def start(self):
+        if self.name.startswith("csolve-") and len(started) == 3:
+            raise KeyboardInterrupt
+        started.append(self.name)
+        real_start(self)
+
+    monkeypatch.setattr(threading.Thread, "start", start)
+    with pytest.raises(KeyboardInterrupt):
+        solve_one(sudoku, one(sudoku, HEAVY), shared("locked-pool", limit=0, workers=6))
+    assert len(started) == 3 and not csolve_threads()
+
+
 @pytest.mark.parametrize("backend", ["locked-pool", "message-passing"])
 def test_external_stop_flag_stops_every_worker(sudoku, backend, monkeypatch):
     from csolve.kernels import abi

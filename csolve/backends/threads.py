@@ -207,17 +207,24 @@ class ThreadedBackend(Backend):
         for w in workers:
             w.ctrl[abi.CTRL_STOP] = job.ctrl[abi.CTRL_STOP]
         self.setup(team)
-        threads = [threading.Thread(target=self._worker_main, args=(team, w),
+        go = threading.Event()
+        threads = [threading.Thread(target=self._worker_main, args=(team, w, go),
                                     name=f"csolve-{self.name}-{w.index}", daemon=True)
                    for w in workers]
-        for t in threads:
-            t.start()
         try:
+            # every thread is started before any searches: a start waits for its thread to
+            # run, which behind busy workers (more of them than cores) takes longer each time
+            try:
+                for t in threads:
+                    t.start()
+            finally:
+                go.set()
             self._watch(team, threads)
         except BaseException:
             team.finish("stopped")
             for t in threads:
-                t.join()
+                if t.ident is not None:  # (a Ctrl-C may have struck before all started)
+                    t.join()
             raise
         if team.errors:
             raise team.errors[0]
@@ -261,7 +268,8 @@ class ThreadedBackend(Backend):
                             break
                 return
 
-    def _worker_main(self, team: Team, w: Worker) -> None:
+    def _worker_main(self, team: Team, w: Worker, go: threading.Event) -> None:
+        go.wait()
         try:
             self._worker_loop(team, w)
         except BaseException as e:  # surfaced in the calling thread
