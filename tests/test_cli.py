@@ -136,9 +136,10 @@ def test_no_solution_exit_code(capsys, tmp_path):
 
 def test_timeout_exit_code(capsys, tmp_path):
     f = write(tmp_path, " ".join(["0"] * 625) + "\n")
-    code, _, _ = run(capsys, "solve", "sudoku", f, "--count", "--timeout", "0.2",
-                     "--output", "line")
-    assert code == 3
+    code, out, err = run(capsys, "solve", "sudoku", f, "--count", "--timeout", "0.2",
+                         "--output", "line")
+    assert code == 3 and out.strip().endswith("+")
+    assert "1 puzzle: 0 solved, 1 timed out in " in err  # not only the exit code says so
 
 
 @pytest.mark.parametrize(

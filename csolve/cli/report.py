@@ -279,10 +279,12 @@ class Reporter:
 
     def summary(self, seconds: float, compiling: float = 0.0) -> None:
         """One line for a file of puzzles: how each ended, and the time they took, the
-        ``compiling`` seconds of a first run's kernels said apart (not in the rate)."""
-        if self.total < 2:
-            return
+        ``compiling`` seconds of a first run's kernels said apart (not in the rate). Also for
+        a single puzzle that timed out, where the output for programs (line, json, grid,
+        svg) would say so only by its exit code."""
         s = self.statuses
+        if self.total < 2 and not (s[Status.TIMEOUT] and self.output is not Output.pretty):
+            return
         parts = [f"{s[Status.SOLVED]} solved"]
         for status, label in ((Status.MULTIPLE, "multiple"), (Status.NO_SOLUTION, "no solution"),
                               (Status.TIMEOUT, "timed out"), (Status.INTERRUPTED, "interrupted")):
@@ -292,7 +294,7 @@ class Reporter:
         shown = f"{rate:,.0f}" if rate >= 10 else f"{rate:.2g}"
         # a plain line: rich would be imported for it alone
         compiled = f", after {_fmt_seconds(compiling)} compiling kernels" if compiling else ""
-        sys.stderr.write(f"{self.total} puzzles: {', '.join(parts)} in "
+        sys.stderr.write(f"{counted(self.total, 'puzzle')}: {', '.join(parts)} in "
                          f"{_fmt_seconds(seconds)} ({shown} puzzles/s{compiled})\n")
 
     def exit_code(self) -> ExitCode:
