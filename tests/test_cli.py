@@ -353,6 +353,16 @@ def test_a_files_summary_says_apart_the_kernels_compiled_during_the_run(capsys, 
                         r"compiling kernels\)", err.splitlines()[-1]), err
 
 
+@pytest.mark.parametrize(("args", "said"), [
+    (("--timeout", "nan"), "Invalid value for '--timeout': 'nan' is not a number"),
+    (("--output", "nope"), "Invalid value for '--output': 'nope' is not one of 'pretty',"),
+])
+def test_a_bad_option_value_reads_as_plain_words(capsys, args, said):
+    code, out, err = run(capsys, "solve", "sudoku", "2.....3.........", *args)
+    assert code == 2 and not out and len(err.splitlines()) == 1
+    assert err.startswith(f"csolve: error: {said}") and "Value error" not in err
+
+
 def test_a_mistyped_option_given_as_a_backend_option_names_the_command_option(capsys):
     """``-O timout=5`` is no option of the backend but is close to ``--timeout``: one line
     that names it, exit 2 (not a slip of csolve's own)."""

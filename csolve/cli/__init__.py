@@ -281,7 +281,10 @@ def _failed_kernel(functions: list[str]) -> str | None:
 
 def _one_line(e, mod) -> str:
     """A usage error as one line: click's message, and where to find the command's help."""
-    message = " ".join(e.format_message().split())
+    message = " ".join(e.format_message().split()).replace("Value error, ", "")
+    checked = _validation_input(e)  # typer checks a number's range with pydantic
+    if isinstance(checked, str) and checked.strip().lower().lstrip("+-") == "nan":
+        message = f"{message.partition(': ')[0]}: {checked!r} is not a number"
     if isinstance(e, mod.NoSuchOption) and e.option_name.strip() == "-":
         # a puzzle given as text that starts with '-' (a Kakuro or Str8ts line) reads as
         # options unless '--' ends them
@@ -291,6 +294,16 @@ def _one_line(e, mod) -> str:
     if isinstance(e, mod.UsageError) and ctx is not None:
         message += f" (see '{ctx.command_path} --help')"
     return message
+
+
+def _validation_input(e) -> object:
+    """The value a usage error refused, where the check that refused it says (pydantic's
+    errors, which typer's range checks raise from); None when it does not."""
+    errors = getattr(e.__cause__, "errors", None)
+    try:
+        return errors()[0].get("input") if callable(errors) else None
+    except (IndexError, TypeError, AttributeError, ValueError):
+        return None
 
 
 def run() -> None:
