@@ -147,9 +147,9 @@ def _cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
     ("kakuro", "; clues\n- 3\\ 3\\\n\\3 . .\n\\2 . .\n", "<stdin>:4: clue 2 at r3c1"),
     ("kakuro", "- 3\\ 4\\\n\\3 1 1\n\\4 . .\n", "<stdin>:2: conflicting givens"),
     ("str8ts", "# . . .\n. . . .\n1 . 1 .\n. . . .\n", "<stdin>:3: conflicting givens: value 1 "
-     "twice in row 3"),
+     "twice in row 3 (r3c1 and r3c3)"),
     ("str8ts", "# 2 . .\n. . . .\n. 2 . .\n. . . .\n", "<stdin>:3: conflicting givens: value 2 "
-     "twice in column 2"),
+     "twice in column 2 (r1c2 and r3c2)"),
 ])
 def test_malformed_input_is_one_line_and_exit_2(kind, text, where):
     r = _cli("solve", kind, "-", stdin=text)

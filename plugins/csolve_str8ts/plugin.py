@@ -49,9 +49,15 @@ def _model(structure: tuple, rules: tuple[str, ...]) -> Model:
 
 
 def _problems_in_lines(g: Str8tsGrid, grid: np.ndarray) -> list[tuple[str, int]]:
-    """Each digit repeated in a row or column, and the row where it repeats."""
+    """Each digit repeated in a row or column (its two cells named as Sudoku names them),
+    and the row where it repeats."""
     problems = []
     n = g.n
+
+    def cell(line: int, k: int, transpose: bool) -> str:
+        r, c = (k, line) if transpose else (line, k)
+        return f"r{r + 1}c{c + 1}"
+
     for name, transpose in (("row", False), ("column", True)):
         for i in range(n):
             seen: dict[int, int] = {}
@@ -60,7 +66,9 @@ def _problems_in_lines(g: Str8tsGrid, grid: np.ndarray) -> list[tuple[str, int]]
                 if v == 0:
                     continue
                 if v in seen:
-                    problems.append((f"value {v} twice in {name} {i + 1}", j if transpose else i))
+                    problems.append((f"value {v} twice in {name} {i + 1} "
+                                     f"({cell(i, seen[v], transpose)} and "
+                                     f"{cell(i, j, transpose)})", j if transpose else i))
                 seen[v] = j
     return problems
 
