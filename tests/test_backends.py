@@ -171,6 +171,17 @@ def test_no_worker_searches_before_every_worker_is_started(sudoku, backend, monk
     assert r.exact and len(started) == 6 and early == []
 
 
+def test_process_pool_refuses_more_processes_than_the_machine_can_hold(sudoku):
+    from csolve.backends.processes import PROCESSES_PER_CORE
+    from csolve.defaults import cores
+    from csolve.errors import OptionError
+
+    too_many = PROCESSES_PER_CORE * cores() + 1
+    with pytest.raises(OptionError, match=f"{too_many} workers is more than"):
+        solve_one(sudoku, one(sudoku, HEAVY), shared("process-pool", limit=0,
+                                                     workers=too_many))
+
+
 def test_a_ctrl_c_while_the_workers_start_stops_those_started(sudoku, monkeypatch):
     real_start = threading.Thread.start
     started = []

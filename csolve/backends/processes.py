@@ -36,9 +36,24 @@ _lock = threading.Lock()
 _ready_for: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
+#: the most worker processes per core a pool starts: each is a whole interpreter with numba
+#: and the kernels loaded (hundreds of MB), and past the cores they only take turns
+PROCESSES_PER_CORE = 4
+
+
 def _pool(n: int) -> cf.ProcessPoolExecutor:
     import concurrent.futures as cf
     import multiprocessing
+
+    from csolve.defaults import cores
+
+    most = PROCESSES_PER_CORE * cores()
+    if n > most:
+        from csolve.errors import OptionError
+
+        raise OptionError(f"process-pool starts a process per worker: {n} workers is more "
+                          f"than {PROCESSES_PER_CORE} per core here ({cores()} cores); at "
+                          f"most {most}")
 
     with _lock:
         pool = _pools.get(n)
