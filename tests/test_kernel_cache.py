@@ -93,9 +93,14 @@ def test_editing_a_helper_a_rule_imports_compiles_afresh(sudoku, site):
 
 def test_every_compiled_kernel_goes_to_the_cache_dir(sudoku, site, tmp_path):
     """``CSOLVE_CACHE_DIR`` holds the plugin's own kernels too (the rule and its helper),
-    not only the generated modules: nothing is written beside the plugin's sources."""
+    not only the generated modules: nothing is written beside the plugin's sources. numba's
+    own setting, which other code in the process may rely on, is left as it was."""
+    from numba.core import config
+
+    before = config.CACHE_DIR
     path = install_rule(site, "csolve_test_cachedir", NO_CHANGE)
     assert propagate_says(sudoku, compose.kernels_for((path,))) is True
+    assert config.CACHE_DIR == before
     cached = {p.name.split(".")[0] for p in (tmp_path / "cache").glob("**/*.nbi")}
     assert {"rule", "helper"} <= cached
     assert not list(site.glob("**/__pycache__/*.nbi"))

@@ -4,6 +4,8 @@ Candidate sets are ``uint64`` masks: bit ``v - 1`` set means value ``v`` is stil
 """
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from llvmlite import ir
 from numba import njit, types
@@ -32,10 +34,9 @@ def _njit(func, opts: dict):
     from csolve.kernels.diskcache import listen_for_compiles
 
     listen_for_compiles()
-    if opts.get("cache"):
-        _follow_cache_dir()
     try:
-        dispatcher = njit(**opts)(func)
+        with _in_cache_dir(bool(opts.get("cache"))):
+            dispatcher = njit(**opts)(func)
     except RuntimeError as e:
         if not opts.get("cache") or "no locator available" not in str(e):
             raise
@@ -48,16 +49,25 @@ def _njit(func, opts: dict):
     return dispatcher
 
 
-def _follow_cache_dir() -> None:
-    """``CSOLVE_CACHE_DIR`` decides where every compiled kernel is kept, not only the
-    generated ones (:func:`csolve.kernels.compose.cache_dir`): numba would keep the others
-    beside their sources. Read as each kernel is defined, since numba picks a kernel's cache
-    then; ``NUMBA_CACHE_DIR``, when set, is numba's own and wins."""
-    if os.environ.get("NUMBA_CACHE_DIR"):
+@contextmanager
+def _in_cache_dir(caching: bool) -> Iterator[None]:
+    """While a kernel is defined (when numba picks where to cache it), numba's cache
+    directory is ``CSOLVE_CACHE_DIR``, so that it holds every compiled kernel, not only the
+    generated ones (:func:`csolve.kernels.compose.cache_dir`); numba would keep the others
+    beside their sources. Only then: other numba code in the process keeps its own setting,
+    and ``NUMBA_CACHE_DIR``, when set, wins."""
+    chosen = os.environ.get("CSOLVE_CACHE_DIR")
+    if not caching or not chosen or os.environ.get("NUMBA_CACHE_DIR"):
+        yield
         return
     from numba.core import config
 
-    config.CACHE_DIR = os.environ.get("CSOLVE_CACHE_DIR", "")
+    before = config.CACHE_DIR
+    config.CACHE_DIR = chosen
+    try:
+        yield
+    finally:
+        config.CACHE_DIR = before
 
 
 def _stamp_dependencies(dispatcher, func) -> None:
