@@ -233,6 +233,7 @@ class Solver:
             keep=1 if count else min(mode_limit or MAX_KEPT, MAX_KEPT),  # handed back
             backend_options=be.check_options(backend_options),
             escalate_after=escalate_after)
+        be.check_workers(self.options.workers)
         self.counting = count
 
     def _rules(self, rules: tuple[str, ...] | None, tactics: tuple[str, ...] | None,

@@ -114,6 +114,7 @@ def solve_blocks(ptype: PuzzleType, puzzles: Sequence[Puzzle],
     """
     backend = get_backend(options.backend)
     options = replace(options, backend_options=backend.check_options(options.backend_options))
+    backend.check_workers(options.workers)
     ctrl = ctrl if ctrl is not None else new_ctrl()
     for start, stop, model, inits in ptype.model_runs(puzzles, options.rules):
         model = with_engine(model, options.engine)

@@ -172,14 +172,25 @@ def test_no_worker_searches_before_every_worker_is_started(sudoku, backend, monk
 
 
 def test_process_pool_refuses_more_processes_than_the_machine_can_hold(sudoku):
+    """Said before any work: an easy first puzzle gets no answer before the refusal."""
+    from csolve.backends import get_backend
     from csolve.backends.processes import PROCESSES_PER_CORE
-    from csolve.defaults import cores
+    from csolve.defaults import MAX_WORKERS, cores
     from csolve.errors import OptionError
 
-    too_many = PROCESSES_PER_CORE * cores() + 1
-    with pytest.raises(OptionError, match=f"{too_many} workers is more than"):
-        solve_one(sudoku, one(sudoku, HEAVY), shared("process-pool", limit=0,
-                                                     workers=too_many))
+    most = PROCESSES_PER_CORE * cores()
+    pool = get_backend("process-pool")
+    pool.check_workers(most)
+    with pytest.raises(OptionError, match=f"{most + 1} workers is more than"):
+        pool.check_workers(most + 1)
+    if most + 1 <= MAX_WORKERS:
+        easy_then_heavy = [one(sudoku, MANY), one(sudoku, HEAVY)]
+        answers = []
+        with pytest.raises(OptionError):
+            for block in solve_puzzles(sudoku, easy_then_heavy,
+                                       shared("process-pool", limit=0, workers=most + 1)):
+                answers.append(block)
+        assert answers == []
 
 
 def test_a_ctrl_c_while_the_workers_start_stops_those_started(sudoku, monkeypatch):

@@ -137,6 +137,20 @@ def test_the_grid_output_reads_back(killer, source):
         assert killer.validate(p, killer.as_solution(s)) == []
 
 
+def test_more_cages_than_labels_has_no_text_form(tmp_path, capsys):
+    """81 one-cell cages (JSON numbers its cages): the text forms have one character per
+    cage, 62 of them; a one-line error naming the puzzle, not a crash."""
+    sums = "\n".join(" ".join(str((r * 3 + r // 3 + c) % 9 + 1) for c in range(9))
+                     for r in range(9))
+    cells = "\n".join(" ".join(str(r * 9 + c + 1) for c in range(9)) for r in range(9))
+    f = write(tmp_path, json.dumps({"problem": f"9 9\n{sums}\n{cells}"}) + "\n", "k.jsonl")
+    code, out, err = run(capsys, "solve", "killer", f, "--output", "grid")
+    assert code == 2 and len(err.splitlines()) == 1
+    assert "k.jsonl:1: a Killer puzzle of 81 cages has no text form" in err
+    code, out, _ = run(capsys, "solve", "killer", f, "--output", "json")
+    assert code == 0 and json.loads(out)["solution"][0] == [1, 2, 3, 4, 5, 6, 7, 8, 9]
+
+
 def test_grid_output_then_validate_on_the_command_line(tmp_path, capsys, killer):
     code, out, _ = run(capsys, "solve", "killer", str(SMALL), "--output", "grid")
     assert code == 0

@@ -188,6 +188,10 @@ class Backend:
     #: the ``-O KEY=VALUE`` options this backend reads: ``{key: (type, description)}``
     options: dict[str, tuple[type, str]] = {}
 
+    def check_workers(self, workers: int) -> None:
+        """Refuse, in one line (:class:`~csolve.errors.OptionError`), a worker count this
+        backend cannot run; called before any work. Any count is fine by default."""
+
     def read_options(self, values: dict[str, object]) -> dict[str, object]:
         """Of ``values`` (options meant for several backends), those this backend reads."""
         return {k: v for k, v in values.items() if k in self.options}

@@ -41,10 +41,7 @@ _ready_for: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 PROCESSES_PER_CORE = 4
 
 
-def _pool(n: int) -> cf.ProcessPoolExecutor:
-    import concurrent.futures as cf
-    import multiprocessing
-
+def _check_processes(n: int) -> None:
     from csolve.defaults import cores
 
     most = PROCESSES_PER_CORE * cores()
@@ -54,6 +51,13 @@ def _pool(n: int) -> cf.ProcessPoolExecutor:
         raise OptionError(f"process-pool starts a process per worker: {n} workers is more "
                           f"than {PROCESSES_PER_CORE} per core here ({cores()} cores); at "
                           f"most {most}")
+
+
+def _pool(n: int) -> cf.ProcessPoolExecutor:
+    import concurrent.futures as cf
+    import multiprocessing
+
+    _check_processes(n)
 
     with _lock:
         pool = _pools.get(n)
@@ -186,6 +190,9 @@ class ProcessPool(Backend):
     origin = "comparison with threads (processes, spawn)"
     description = ("the frontier stays in the calling process; chunks of nodes go to spawned "
                    "processes for ~50 ms slices and unexplored nodes come back")
+
+    def check_workers(self, workers: int) -> None:
+        _check_processes(workers)
 
     def solve(self, job: SearchJob) -> SearchOutcome:
         n = max(1, int(job.workers))

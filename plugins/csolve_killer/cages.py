@@ -329,9 +329,16 @@ def _digit_text(values: np.ndarray) -> str:
 
 def _text_labels(g: KillerGrid) -> list[str]:
     """One character per cage for the text forms: the input's own labels where they are
-    characters (JSON input numbers its cages)."""
+    characters (JSON input numbers its cages). A puzzle of more cages than there are
+    characters has no text form: a one-line error, as for a type without that output."""
     if all(len(x) == 1 and x in LABELS for x in g.labels):
         return list(g.labels)
+    if len(g.cages) > len(LABELS):
+        from csolve.errors import UnknownNameError
+
+        raise UnknownNameError(f"a Killer puzzle of {len(g.cages)} cages has no text form "
+                               f"(one character per cage: at most {len(LABELS)}); --output "
+                               "json writes it")
     return list(LABELS[:len(g.cages)])
 
 

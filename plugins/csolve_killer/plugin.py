@@ -10,7 +10,8 @@ Kakuro runs and Killer cages.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from functools import cache, lru_cache
 from itertools import combinations
 
@@ -18,7 +19,7 @@ import numpy as np
 from csolve_sudoku.grid import complete_many, default_box, has_repeats, unit_problems
 from csolve_sudoku.plugin import add_units, checked_box
 
-from csolve.errors import PuzzleInputError, counted
+from csolve.errors import PuzzleInputError, UnknownNameError, counted
 from csolve.model import Model, ModelBuilder
 from csolve.puzzle import Puzzle, PuzzleType, shape_words
 
@@ -63,6 +64,15 @@ def initial_masks(g: KillerGrid) -> np.ndarray:
     shift = np.where(g.givens > 0, g.givens - 1, 0).astype(np.uint64)
     return np.where(g.givens > 0, np.left_shift(np.uint64(1), shift),
                     np.uint64((1 << g.n) - 1)).astype(np.uint64)
+
+
+@contextmanager
+def _said_of(puzzle: Puzzle) -> Iterator[None]:
+    """A puzzle that has no text form says which puzzle it is."""
+    try:
+        yield
+    except UnknownNameError as e:
+        raise UnknownNameError(f"{puzzle.where}: {e}") from None
 
 
 class Killer(PuzzleType):
@@ -161,11 +171,13 @@ class Killer(PuzzleType):
         g: KillerGrid = puzzle.data
         if puzzle.fmt == "json":
             return cages.format_json(g, solution)
-        return cages.format_text(g, solution)
+        with _said_of(puzzle):
+            return cages.format_text(g, solution)
 
     def format_grid(self, puzzle: Puzzle, solution: np.ndarray | None) -> str:
         """The block form (docs/killer.md), a solution written as its givens."""
-        return cages.format_block(puzzle.data, solution)
+        with _said_of(puzzle):
+            return cages.format_block(puzzle.data, solution)
 
     def to_svg(self, puzzle: Puzzle, solution: np.ndarray | None, step=None, *,
                candidates=None, placed=None) -> str:
