@@ -119,6 +119,8 @@ def run_cli(*args: str, stdin: str = "") -> tuple[int, str, str]:
                 code = 0
             except SystemExit as e:
                 code = e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
+            except KeyboardInterrupt:  # as the program's entry point takes one (csolve.program)
+                code = 130
     finally:
         sys.argv, sys.stdin = old, old_in
     return code, out.getvalue(), err.getvalue()

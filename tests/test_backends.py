@@ -149,26 +149,27 @@ def test_no_worker_searches_before_every_worker_is_started(sudoku, backend, monk
     """A thread's start waits for it to run, which behind workers already searching (more
     of them than cores) took longer with each one: 128 workers on two cores took 10 s to
     start, their time limit long past."""
-    from importlib import import_module
+    from csolve.search import SearchState
 
-    threaded = import_module("csolve.backends.threads").ThreadedBackend
-    started, early = [], []
-    real_start, real_slice = threading.Thread.start, threaded.run_slice
+    started, searched, early = [], [], []
+    real_start, real_run = threading.Thread.start, SearchState.run
 
     def start(self):
         if self.name.startswith("csolve-"):
             started.append(self.name)
         real_start(self)
 
-    def run_slice(self, team, w):
-        if len(started) < team.n:
-            early.append(w.index)
-        return real_slice(self, team, w)
+    def run(self, *args, **kwargs):
+        if threading.current_thread().name.startswith("csolve-"):  # a worker's search
+            searched.append(1)
+            if len(started) < 6:
+                early.append(threading.current_thread().name)
+        return real_run(self, *args, **kwargs)
 
     monkeypatch.setattr(threading.Thread, "start", start)
-    monkeypatch.setattr(threaded, "run_slice", run_slice)
+    monkeypatch.setattr(SearchState, "run", run)
     r = solve_one(sudoku, one(sudoku, MANY), shared(backend, limit=0, workers=6))
-    assert r.exact and len(started) == 6 and early == []
+    assert r.exact and len(started) == 6 and searched and early == []
 
 
 def test_process_pool_refuses_more_processes_than_the_machine_can_hold(sudoku):

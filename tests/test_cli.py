@@ -590,8 +590,10 @@ def test_a_ctrl_c_swallowed_by_a_compile_is_an_interrupt_not_a_bug(capsys, monke
         raise AssertionError("the Ctrl-C was lost")
 
     monkeypatch.setattr(csolve.api, "Solver", interrupted_compile)
+    hook = sys.unraisablehook
     code, out, err = run(capsys, "solve", "sudoku", "2.....3.........")
     assert code == 130 and err == "csolve: interrupted\n"
+    assert sys.unraisablehook is hook  # the program's own hook goes with it
 
 
 def test_a_ctrl_c_while_the_program_loads_is_one_line(tmp_path):

@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import sys
 import threading
+from collections.abc import Callable
+from typing import Any
 
 from csolve.cli.app import app
 
@@ -37,8 +39,8 @@ def main() -> None:
     keep_freed_memory()
     diskcache.announce_compiles = True  # say so when a first run compiles (not numba: lazy)
     _interrupts_seen.clear()
-    if not getattr(sys.unraisablehook, "notes_interrupts", False):
-        sys.unraisablehook = _quiet_unraisable_interrupt(sys.unraisablehook)
+    previous_hook = sys.unraisablehook
+    sys.unraisablehook = _quiet_unraisable_interrupt(previous_hook)
     try:
         rv = app_for(sys.argv[1:])(standalone_mode=False)
     except BrokenPipeError:
@@ -87,6 +89,7 @@ def main() -> None:
         sys.exit(int(ExitCode.INTERNAL))
     finally:
         _interrupt_dealt_with()
+        sys.unraisablehook = previous_hook
     if rv == ExitCode.INTERRUPTED:  # typer ends any command so on Ctrl-C, without a word
         _say_interrupted()
     if isinstance(rv, int) and rv:
@@ -109,7 +112,7 @@ _interrupts_seen: list[object] = []
 _interrupts_lock = threading.Lock()
 
 
-def _quiet_unraisable_interrupt(previous):
+def _quiet_unraisable_interrupt(previous: Callable[[Any], object]) -> Callable[[Any], None]:
     """A ``sys.unraisablehook`` for a Ctrl-C that strikes where Python cannot raise it: in a
     callback from compiled code (llvmlite's object cache, while numba compiles). Python would
     print "Exception ignored ..." and a traceback, then go on as if nothing had been pressed,
@@ -118,8 +121,6 @@ def _quiet_unraisable_interrupt(previous):
     to strike the main thread where it can be raised."""
     def hook(unraisable) -> None:
         if isinstance(unraisable.exc_value, KeyboardInterrupt):
-            import threading
-
             _interrupts_seen.append(unraisable.exc_value)
             while True:
                 try:
@@ -128,7 +129,6 @@ def _quiet_unraisable_interrupt(previous):
                 except KeyboardInterrupt:  # it struck here, in the hook: send it again
                     continue
         previous(unraisable)
-    hook.notes_interrupts = True
     return hook
 
 
