@@ -223,8 +223,9 @@ class Reporter:
         p = r.puzzle
         head = f"{self.ptype.comment} {p.where} {r.status.value}"
         if self.counting:
-            head += (f", {r.count:,}+ solutions" if not r.exact
-                     else f", {counted(r.count, 'solution')}")
+            # plain numbers, as in every output for programs
+            head += (f", {r.count}+ solutions" if not r.exact
+                     else f", {r.count} solution{'' if r.count == 1 else 's'}")
         if self.streamed[p.index]:  # its solutions went above: the puzzle again would read
             return f"{head}\n\n"     # back as one more puzzle
         body = self.ptype.format_grid(p, r.solution) if not self.counting else \
@@ -293,9 +294,12 @@ class Reporter:
         rate = self.total / seconds if seconds > 0 else float("inf")
         shown = f"{rate:,.0f}" if rate >= 10 else f"{rate:.2g}"
         # a plain line: rich would be imported for it alone
-        compiled = f", after {_fmt_seconds(compiling)} compiling kernels" if compiling else ""
+        compiled = f"after {_fmt_seconds(compiling)} compiling kernels" if compiling else ""
+        about = [f"{shown} puzzles/s"] if self.total > 1 else []  # (one puzzle: no rate)
+        about += [compiled] if compiled else []
         sys.stderr.write(f"{counted(self.total, 'puzzle')}: {', '.join(parts)} in "
-                         f"{_fmt_seconds(seconds)} ({shown} puzzles/s{compiled})\n")
+                         f"{_fmt_seconds(seconds)}"
+                         + (f" ({', '.join(about)})" if about else "") + "\n")
 
     def exit_code(self) -> ExitCode:
         worst = max(self.statuses, key=lambda st: st.severity, default=None)

@@ -23,10 +23,10 @@ from csolve.svg import (
 from .cages import KillerGrid
 
 MARGIN = 12.0
-SIZE = 56.0  # a cell
+SIZE = 58.0  # a cell
 INSET = 3.0  # how far a cage's outline lies inside its cells
-PAD_X, PAD_TOP = 6.0, 10.0  # where the square holding the value or candidates starts
-CONTENT = SIZE - 2 * PAD_X
+PAD_X, PAD_TOP = 7.0, 13.0  # where the square holding the value or candidates starts, below
+CONTENT = SIZE - 2 * PAD_X  # the sum's box (SUM_FONT + 1 high, from 1.5 down)
 CAGE = "#4a4a4a"  # cage outlines and sums
 SUM_FONT = 10.0
 
@@ -122,4 +122,3 @@ def killer_svg(puzzle, solution, step=None, candidates=None, placed=None) -> str
     if lines:
         draw_caption(c, MARGIN, MARGIN + side + 6, lines)
     return c.document()
-
