@@ -42,8 +42,8 @@ PROCESSES_PER_CORE = 4
 
 
 def _check_processes(n: int) -> None:
-    """Refuse a pool of more than :data:`PROCESSES_PER_CORE` processes per core: started
-    one after another behind the search, they would never all be up."""
+    """Refuse a pool of more than :data:`PROCESSES_PER_CORE` processes per core: hundreds
+    of them take minutes to start (a time the limit leaves out) and gigabytes of memory."""
     from csolve.defaults import cores
 
     most = PROCESSES_PER_CORE * cores()
