@@ -68,6 +68,29 @@ def cage_outline(g: KillerGrid) -> list[tuple[float, float, float, float]]:
                     x = x0 + d if dc < 0 else x1 - d
                     out.append((x, end(r, c, (0, dc), (-1, 0), y0, d),
                                 x, end(r, c, (0, dc), (1, 0), y1, -d)))
+    return _joined(out)
+
+
+def _joined(pieces: list[tuple[float, float, float, float]]
+            ) -> list[tuple[float, float, float, float]]:
+    """The pieces with each straight run of them, end to end, as one line: a dashed line
+    drawn in pieces starts its dashes afresh at every cell."""
+    runs: dict[tuple[bool, float], list[tuple[float, float]]] = {}
+    for x1, y1, x2, y2 in pieces:
+        across = y1 == y2
+        key = (across, round(y1 if across else x1, 6))
+        runs.setdefault(key, []).append((x1, x2) if across else (y1, y2))
+    out = []
+    for (across, at), spans in runs.items():
+        spans.sort()
+        lo, hi = spans[0]
+        for a, b in spans[1:] + [(None, None)]:
+            if a is not None and abs(a - hi) < 1e-6:
+                hi = b
+                continue
+            out.append((lo, at, hi, at) if across else (at, lo, at, hi))
+            if a is not None:
+                lo, hi = a, b
     return out
 
 
