@@ -179,10 +179,22 @@ class Explanation:
     solutions: int
     solution: object | None
     stepper: Stepper
+    _why: str | None = field(default=None, init=False, repr=False)
 
     def why_no_solution(self) -> str:
-        """What the steps ran into, for a puzzle the search found no solution of."""
-        return self.stepper.board.broken() or "the search finds no solution"
+        """What the steps ran into, for a puzzle the search found no solution of. Steps cut
+        short (``hint`` takes one) go on, without guessing, until they run into it, so that
+        ``hint`` and ``explain`` give the same reason."""
+        if self._why is None:
+            board = self.stepper.board
+            why = board.broken()
+            while not why:
+                step = self.stepper.next_step()
+                if step is None or step.tactic == "guess":  # past a guess it proves nothing
+                    break
+                why = board.broken()
+            self._why = why or "the search finds no solution"
+        return self._why
 
 
 def explain(ptype: PuzzleType, puzzle: Puzzle, tactics: Sequence[str] | None = None,
