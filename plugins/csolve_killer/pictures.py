@@ -25,10 +25,12 @@ from .cages import KillerGrid
 MARGIN = 12.0
 SIZE = 58.0  # a cell
 INSET = 3.0  # how far a cage's outline lies inside its cells
-PAD_X, PAD_TOP = 7.0, 13.0  # where the square holding the value or candidates starts, below
-CONTENT = SIZE - 2 * PAD_X  # the sum's box (SUM_FONT + 1 high, from 1.5 down)
 CAGE = "#4a4a4a"  # cage outlines and sums
-SUM_FONT = 10.0
+SUM_FONT = 10.0  # the sum's box is SUM_FONT + 1 high, from 1.5 below the cell's top
+#: the square holding a cell's value or candidates: its offset in the cell, below the sum's
+#: box, and its side
+PAD_X, PAD_TOP = 7.0, 13.0
+CONTENT = SIZE - 2 * PAD_X
 
 
 def cage_outline(g: KillerGrid) -> list[tuple[float, float, float, float]]:
