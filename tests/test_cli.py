@@ -128,6 +128,17 @@ def test_counts_for_people_have_thousands_separated(capsys, tmp_path):
     assert code == 0 and out.strip() == "39168"  # for programs: a plain number
 
 
+@pytest.mark.parametrize("command", ["validate", "solve", "explain"])
+def test_a_file_name_is_printed_as_it_is(capsys, tmp_path, command):
+    """Not read as markup ("[red]") or an emoji code (":thumbs_up:", or ":100:" that a
+    file's hundredth line and the colon after it make)."""
+    name = "[red]a:thumbs_up:.txt"
+    f = write(tmp_path, "1234341221434321\n", name)
+    args = ("--output", "pretty") if command != "validate" else ()
+    code, out, _ = run(capsys, command, "sudoku", f, *args)
+    assert code == 0 and f"{name}:1" in out
+
+
 def test_no_solution_exit_code(capsys, tmp_path):
     f = write(tmp_path, "1..4..2..3..4..1\n")
     code, out, _ = run(capsys, "solve", "sudoku", f, "--output", "line")

@@ -104,8 +104,8 @@ def generate(
     if writer and getattr(type(ptype), writer) is getattr(PuzzleType, writer):
         getattr(ptype, writer)(None, None)  # the type's own one-line refusal, before any work
     pictures: list[str] = []
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
-    out = Console(highlight=False, soft_wrap=True)
+    err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+    out = Console(highlight=False, soft_wrap=True, emoji=False)
     options = GenerateOptions(size=size, symmetry=symmetry.value, clues=clues,
                               rules=_parse_rules(rules), box=box)
     checked_request(ptype, options)  # every refusal before the seed is told

@@ -51,13 +51,13 @@ class Reporter:
     def out(self) -> Console:
         from rich.console import Console
 
-        return Console(highlight=False, soft_wrap=True)
+        return Console(highlight=False, soft_wrap=True, emoji=False)
 
     @cached_property
     def err(self) -> Console:
         from rich.console import Console
 
-        return Console(stderr=True, highlight=False, soft_wrap=True)
+        return Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
     def notice(self, message: str) -> None:
         """A one-line note for stderr: printed above the progress bar when one is drawn on
@@ -117,7 +117,9 @@ class Reporter:
         elif self.output is Output.svg:
             self.pictures.append(self.ptype.to_svg(puzzle, solution))
         else:
-            self.out.print(f"[bold]{puzzle.where}[/] solution {index}")
+            from rich.markup import escape
+
+            self.out.print(f"[bold]{escape(puzzle.where)}[/] solution {index}")
             self.out.print(self.ptype.render(puzzle, solution))
 
     def block(self, results: Sequence[Result]) -> None:
@@ -234,7 +236,9 @@ class Reporter:
 
     def _pretty(self, r: Result) -> None:
         p = r.puzzle
-        head = f"[bold]{p.where}[/] "
+        from rich.markup import escape
+
+        head = f"[bold]{escape(p.where)}[/] "
         more = ("" if r.exact else " (timed out)" if r.status is Status.TIMEOUT
                 else " (interrupted)" if r.status is Status.INTERRUPTED else " (limit reached)")
         if self.counting:

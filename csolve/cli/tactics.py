@@ -102,7 +102,7 @@ def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | 
     ptype, puzzles = load_puzzles(kind, file, fmt, box)
     chosen = parse_tactics(tactics)
     out = output or default_output()
-    con = Console(highlight=False, soft_wrap=True)
+    con = Console(highlight=False, soft_wrap=True, emoji=False)
     code = ExitCode.OK
     for p in puzzles:
         try:
@@ -133,7 +133,9 @@ def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | 
         if out is Output.line and limit is None and len(puzzles) > 1:  # whose steps these are
             con.print(p.where, markup=False)
         if out is Output.pretty:
-            con.print(f"[bold]{p.where}[/]")
+            from rich.markup import escape
+
+            con.print(f"[bold]{escape(p.where)}[/]")
             if st.skipped:
                 con.print(f"(no step-by-step form for {', '.join(st.skipped)}: what it "
                           "deduces shows as guesses)", markup=False)
@@ -239,7 +241,7 @@ def rate(
     ptype, puzzles = load_puzzles(puzzle, file, fmt, box)
     chosen = parse_tactics(tactics)
     out = Output(output.value) if output else default_output()
-    con = Console(highlight=False, soft_wrap=True)
+    con = Console(highlight=False, soft_wrap=True, emoji=False)
     table = Table(title=f"{puzzles[0].source if puzzles else file}: difficulty")
     for col in ("line", "level", "hardest tactic", "steps", "guesses"):  # the title: the source
         table.add_column(col, justify="right" if col in ("line", "steps", "guesses") else "left")

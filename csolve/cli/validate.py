@@ -28,6 +28,7 @@ def validate(
 
     A partial grid is checked for conflicting givens."""
     from rich.console import Console
+    from rich.markup import escape
 
     from csolve.cli.common import load_puzzles
     from csolve.errors import CsolveError, ExitCode, PuzzleInputError, counted
@@ -40,7 +41,8 @@ def validate(
             raise PuzzleInputError(against, None, None,
                                    f"holds {counted(len(givens), 'puzzle')} but {file} holds "
                                    f"{len(grids)}")
-    out = Console(highlight=False, soft_wrap=True)
+    # file names and problems are text, not markup or emoji codes (":100:" is one)
+    out = Console(highlight=False, soft_wrap=True, emoji=False)
     bad = 0
     for i, g in enumerate(grids):
         if ptype.is_complete(g):
@@ -58,8 +60,8 @@ def validate(
                 problems.insert(0, "not complete")
         if problems:
             bad += 1
-            out.print(f"{g.where}: [red]invalid[/] ({kind}): {problems[0]}")
+            out.print(f"{escape(g.where)}: [red]invalid[/] ({kind}): {escape(problems[0])}")
         else:
-            out.print(f"{g.where}: [green]valid[/] ({kind})")
+            out.print(f"{escape(g.where)}: [green]valid[/] ({kind})")
     if bad:
         raise typer.Exit(int(ExitCode.NO_SOLUTION))
