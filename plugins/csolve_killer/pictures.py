@@ -27,10 +27,10 @@ SIZE = 58.0  # a cell
 INSET = 3.0  # how far a cage's outline lies inside its cells
 CAGE = "#4a4a4a"  # cage outlines and sums
 SUM_FONT = 10.0  # the sum's box is SUM_FONT + 1 high, from 1.5 below the cell's top
-#: the square holding a cell's value or candidates: its offset in the cell, below the sum's
-#: box, and its side
-PAD_X, PAD_TOP = 7.0, 13.0
-CONTENT = SIZE - 2 * PAD_X
+#: the square holding a cell's value or candidates: below the sum's box and inside the cage
+#: outlines, with room for a candidate's disc
+CONTENT = 41.0
+PAD_X, PAD_TOP = (SIZE - CONTENT) / 2, 13.0
 
 
 def cage_outline(g: KillerGrid) -> list[tuple[float, float, float, float]]:
