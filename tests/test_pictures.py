@@ -176,8 +176,12 @@ def test_render_command(capsys, tmp_path):
     assert code == 2 and "png" in err
     nosol = tmp_path / "nosol.txt"
     nosol.write_text("1..4..2..3..4..1\n")
-    code, out, _ = run(capsys, "render", "sudoku", str(nosol), "--solve")
+    code, out, err = run(capsys, "render", "sudoku", str(nosol), "--solve")
     assert code == 1 and parse_svg(out) is not None
+    assert err == f"{nosol}:1: not solved: no-solution, drawn as given\n"  # not only in $?
+    code, out, err = run(capsys, "solve", "sudoku", str(nosol), "--output", "svg")
+    assert code == 1 and parse_svg(out) is not None
+    assert err.startswith(f"{nosol}:1: not solved: no-solution, drawn as given\n")
 
 
 def test_explain_pictures_command(capsys, tmp_path):

@@ -63,6 +63,9 @@ def render(
              for r in results]
     sys.stdout.write(pictures(ptype, pairs, output.value, notes))
     sys.stdout.flush()
+    for p, note in zip(puzzles, notes, strict=True):  # an SVG cannot say it
+        if note:
+            sys.stderr.write(f"{p.where}: {note}, drawn as given\n")
     if any(notes):
         raise typer.Exit(int(ExitCode.NO_SOLUTION))
 
