@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from csolve.errors import SearchTimeoutError
+from csolve.errors import SearchTimeoutError, counted
 from csolve.logic import Namer, Step, Stepper
 from csolve.model import Model
 from csolve.puzzle import Puzzle, PuzzleType
@@ -188,11 +188,15 @@ class Explanation:
         if self._why is None:
             board = self.stepper.board
             why = board.broken()
+            more = 0
             while not why:
                 step = self.stepper.next_step()
                 if step is None or step.tactic == "guess":  # past a guess it proves nothing
                     break
+                more += 1
                 why = board.broken()
+            if why and more:  # the steps that lead there were not all shown
+                why += f" (after {counted(len(self.steps) + more, 'step')}; explain shows them)"
             self._why = why or "the search finds no solution"
         return self._why
 

@@ -139,13 +139,14 @@ def test_the_grid_output_reads_back(killer, source):
 
 def test_hint_and_explain_give_one_reason_for_no_solution(tmp_path, capsys):
     """hint takes one step; the reason a puzzle has no solution is the one the steps run
-    into, not "the search finds none"."""
+    into, not "the search finds none", with how far on it lies."""
     f = write(tmp_path, "AABB/CCDD/EEFF/GGHH A=3 B=3 C=7 D=7 E=7 F=3 G=3 H=7\n")
     reasons = []
     for command in ("hint", "explain"):
         code, out, _ = run(capsys, command, "killer", f)
         reasons.append(out.strip().splitlines()[-1])
-    assert reasons == ["no solution: row 1 has no place for 3"] * 2
+    assert reasons == ["no solution: row 1 has no place for 3 (after 2 steps; explain shows "
+                       "them)", "no solution: row 1 has no place for 3"]
 
 
 def test_more_cages_than_labels_has_no_text_form(tmp_path, capsys):
