@@ -207,6 +207,11 @@ def test_a_wrong_solution_is_refused(killer):
     (OPEN_4 + " givens=٣" + "." * 15 + "\n", "f.txt:1:53", "given '٣' is not a digit 1..4"),
     ("AABB\nCCDD\nEEFF\nGGHH\nA=3 B=7 C=7 D=3\nE=3 F=7 G=7 H=3 A=4\n", "f.txt:6:17",
      "cage 'A' has two sums"),
+    # a block's givens: each row's mistake at that row
+    (OPEN_4.replace(" ", "\n", 1).replace("/", "\n") + "\n....\n....\n....\n1 2 5 .\n",
+     "f.txt:9:5", "given '5' is not a digit 1..4"),
+    (OPEN_4.replace(" ", "\n", 1).replace("/", "\n") + "\n....\n...\n....\n....\n", "f.txt:7",
+     "a row of givens holds 3 symbols, expected 4"),
     ('{"problem": "4 4", "x": ' + "[" * 40 + "]" * 40 + "}\n", "f.txt:1",
      "JSON nested 41 levels deep; at most 32 are read"),
     ('{"problem": "٤ ٤"}\n', "f.txt:1", "'problem' must start with a line 'rows cols' (digits"),

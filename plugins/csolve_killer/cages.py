@@ -73,6 +73,16 @@ def _digits(text: str, n: int, where) -> np.ndarray:
     return out
 
 
+def _givens_row(line: str, n: int, where) -> None:
+    """One row of a block's givens: n symbols (spaces between them allowed)."""
+    symbols = [(col, ch) for col, ch in enumerate(line, 1) if not ch.isspace()]
+    for col, ch in symbols:
+        if ch not in BLANKS and (not is_number(ch) or not 1 <= int(ch) <= n):
+            where(col, f"given {ch!r} is not a digit 1..{n} or a blank '.'")
+    if len(symbols) != n:
+        where(None, f"a row of givens holds {counted(len(symbols), 'symbol')}, expected {n}")
+
+
 def _box(text: str, n: int, where) -> Box:
     try:
         return check_box(n, parse_box(text))
@@ -226,6 +236,8 @@ def parse_block(source: str, block: list[tuple[int, str]]) -> KillerGrid:
     if rest:
         if len(rest) != n:
             where(None, f"{counted(len(rest), 'row')} of givens, expected {n}", rest[0][0])
+        for line_no, line in rest:  # each row's mistakes at that row
+            _givens_row(line, n, lambda col, msg, line_no=line_no: where(col, msg, line_no))
         options["givens"] = "".join(line for _, line in rest)
     return _finish(n, labels, sums, {}, options, lambda col, msg: where(col, msg, block[0][0]))
 
