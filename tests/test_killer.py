@@ -234,7 +234,7 @@ def test_bad_input_is_one_line_with_exit_2(tmp_path, capsys, text, where, what):
 
 @pytest.mark.parametrize("extra,what", [
     ("givens=11..............", "conflicting givens: value 1 twice in row 1"),
-    ("givens=3...............", "conflicting givens: cage 3 at r1c1 cannot hold 3\n"),
+    ("givens=3...............", "conflicting givens: cage A at r1c1 (sum 3) cannot hold 3\n"),
 ])
 def test_conflicting_givens_exit_2(tmp_path, capsys, extra, what):
     path = write(tmp_path, OPEN_4 + " " + extra + "\n", "g.txt")
@@ -244,7 +244,8 @@ def test_conflicting_givens_exit_2(tmp_path, capsys, extra, what):
 
 def test_impossible_cage_sum_is_refused(killer):
     (p,) = killer.parse("AABB/CCDD/EEFF/GGHH A=9 B=7 C=7 D=3 E=3 F=7 G=7 H=3\n", "h.txt")
-    with pytest.raises(PuzzleInputError, match="h.txt:1: cage 9 at r1c1 cannot be made"):
+    with pytest.raises(PuzzleInputError,
+                       match="h.txt:1: cage A at r1c1: its sum 9 cannot be made from 2 distinct"):
         killer.check(p)
 
 

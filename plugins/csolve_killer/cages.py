@@ -54,8 +54,9 @@ class KillerGrid:
         return (self.n, self.box, self.cages, self.sums)
 
     def cage_name(self, k: int) -> str:
+        """The cage as the input labels it, and where its sum stands ("cage B at r1c4")."""
         a = self.anchors[k]
-        return f"cage {self.sums[k]} at r{a // self.n + 1}c{a % self.n + 1}"
+        return f"cage {self.labels[k]} at r{a // self.n + 1}c{a % self.n + 1}"
 
 
 def _digits(text: str, n: int, where) -> np.ndarray:

@@ -124,14 +124,13 @@ class Killer(PuzzleType):
         for k, cells in enumerate(g.cages):
             sets = cage_sets(g.n, len(cells), g.sums[k])
             if not sets:
-                bad(f"{g.cage_name(k)} cannot be made from "
-                    f"{counted(len(cells), 'distinct digit')} "
-                    f"1..{g.n}")
+                bad(f"{g.cage_name(k)}: its sum {g.sums[k]} cannot be made from "
+                    f"{counted(len(cells), 'distinct digit')} 1..{g.n}")
             given = [int(g.givens[c]) for c in cells if g.givens[c]]
             if len(set(given)) != len(given):
                 bad(f"conflicting givens: a digit repeats in {g.cage_name(k)}")
             if not any(s.issuperset(given) for s in sets):
-                bad(f"conflicting givens: {g.cage_name(k)} cannot hold "
+                bad(f"conflicting givens: {g.cage_name(k)} (sum {g.sums[k]}) cannot hold "
                     f"{', '.join(map(str, sorted(given)))}")
 
     def model(self, puzzle: Puzzle, rules: tuple[str, ...] | None = None) -> Model:
@@ -164,7 +163,7 @@ class Killer(PuzzleType):
             if len(set(ds)) != len(ds):
                 problems.append(f"a digit repeats in {g.cage_name(k)}")
             if sum(ds) != g.sums[k]:
-                problems.append(f"{g.cage_name(k)} adds up to {sum(ds)}")
+                problems.append(f"{g.cage_name(k)} adds up to {sum(ds)}, not {g.sums[k]}")
         return problems
 
     def format_line(self, puzzle: Puzzle, solution: np.ndarray | None) -> str:
