@@ -51,6 +51,23 @@ class Canvas:
         self.height = height
         self.title = title
         self.parts: list[str] = []
+        #: the step's words under the grid (x, y, lines), written last by :meth:`document`
+        self.caption: tuple[float, float, list[str]] | None = None
+
+    @classmethod
+    def for_grid(cls, width: float, height: float, title: str, marks: Marks | None,
+                 margin: float) -> Canvas:
+        """A canvas for a grid ``width`` x ``height`` inside ``margin`` on every side; with a
+        step's ``marks``, its words go in the title and under the grid, wrapped to the grid's
+        width (or 380, for a small grid)."""
+        text_width = max(width, 380.0) if marks is not None else width
+        lines = caption_lines(marks.text if marks is not None else "", text_width)
+        c = cls(text_width + 2 * margin,
+                height + 2 * margin + (len(lines) * 14 * 1.3 + 6 if lines else 0),
+                title + (f" - {marks.text}" if marks is not None else ""))
+        if lines:
+            c.caption = (margin, margin + height + 6, lines)
+        return c
 
     def rect(self, x: float, y: float, w: float, h: float, fill: str = "none",
              stroke: str | None = None, stroke_width: float = 1.0) -> None:
@@ -86,10 +103,15 @@ class Canvas:
         """The complete SVG document."""
         w, h = num(self.width), num(self.height)
         title = f"<title>{escape(self.title)}</title>" if self.title else ""
+        parts = self.parts
+        if self.caption is not None:  # on top of everything drawn
+            words = Canvas(0, 0)
+            draw_caption(words, *self.caption)
+            parts = parts + words.parts
         return (f'<svg xmlns="{SVG_NS}" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
                 f'font-family={quoteattr(FONT)}>{title}'
                 f'<rect width="100%" height="100%" fill="#ffffff"/>'
-                + "".join(self.parts) + "</svg>\n")
+                + "".join(parts) + "</svg>\n")
 
 
 def font_for(cell: float, chars: int) -> float:
@@ -162,16 +184,17 @@ def cell_content(cell: int, given: int, solved: int | None, candidates: Sequence
 def draw_cell(c: Canvas, x: float, y: float, size: float, symbol: Callable[[int], str], *,
               value: int = 0, given: bool = False, mask: int = 0, n_values: int = 9,
               cell: int = -1, marks: Marks | None = None, show_candidates: bool = True,
-              shaded: bool = False) -> None:
+              shaded: bool = False, background: bool = True) -> None:
     """One cell: its background, then its value or its candidates.
 
     ``value`` 0 with a ``mask`` draws the candidates (when ``show_candidates``); a step's
     ``marks`` colour the pattern's candidates, the placed value and the removed ones (a
-    removed candidate is drawn even when the mask no longer holds it)."""
+    removed candidate is drawn even when the mask no longer holds it). ``background`` False:
+    the caller has filled a larger cell around this square."""
     fill = (marks.background(cell) if marks else None) or ("none" if not shaded else SHADE)
     if shaded:
         fill = SHADE
-    if fill != "none":
+    if fill != "none" and background:
         c.rect(x, y, size, size, fill=fill)
     if value:
         s = symbol(value)

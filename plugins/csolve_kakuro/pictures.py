@@ -10,9 +10,7 @@ from csolve.svg import (
     THIN,
     Canvas,
     Marks,
-    caption_lines,
     cell_content,
-    draw_caption,
     draw_cell,
 )
 
@@ -30,11 +28,8 @@ def kakuro_svg(puzzle, solution, step=None, candidates=None, placed=None) -> str
         runs = [[index[rc] for rc in run.cells] for run in g.runs]  # the model's groups
         marks = Marks.of(step, lambda k: runs[k])
     width, side = g.cols * SIZE, g.rows * SIZE
-    text_width = max(width, 380.0) if marks else width  # room for the step's words
-    lines = caption_lines(marks.text if marks else "", text_width)
-    height = side + 2 * MARGIN + (len(lines) * 14 * 1.3 + 6 if lines else 0)
-    title = f"{puzzle.where}: {g.rows}x{g.cols} kakuro" + (f" - {marks.text}" if marks else "")
-    c = Canvas(text_width + 2 * MARGIN, height, title)
+    c = Canvas.for_grid(width, side, f"{puzzle.where}: {g.rows}x{g.cols} kakuro", marks,
+                        MARGIN)
     for r in range(g.rows):
         for col in range(g.cols):
             x, y = MARGIN + col * SIZE, MARGIN + r * SIZE
@@ -61,6 +56,4 @@ def kakuro_svg(puzzle, solution, step=None, candidates=None, placed=None) -> str
     for j in range(g.rows + 1):
         c.line(MARGIN, MARGIN + j * SIZE, MARGIN + width, MARGIN + j * SIZE, THIN)
     c.rect(MARGIN, MARGIN, width, side, stroke=THICK, stroke_width=2.0)
-    if lines:
-        draw_caption(c, MARGIN, MARGIN + side + 6, lines)
     return c.document()

@@ -8,15 +8,12 @@ the corner never covers a candidate."""
 from __future__ import annotations
 
 from csolve_sudoku.grid import units
+from csolve_sudoku.pictures import rule_boxes
 
 from csolve.svg import (
-    THICK,
-    THIN,
     Canvas,
     Marks,
-    caption_lines,
     cell_content,
-    draw_caption,
     draw_cell,
 )
 
@@ -101,17 +98,12 @@ def killer_svg(puzzle, solution, step=None, candidates=None, placed=None) -> str
     marks (csolve.svg)."""
     g: KillerGrid = puzzle.data
     n = g.n
-    box_rows, box_cols = g.box
     side = n * SIZE
     marks = None
     if step is not None:
         groups = [cells for family in units(n, g.box) for cells in family] + list(g.cages)
         marks = Marks.of(step, lambda k: groups[k])
-    text_width = max(side, 380.0) if marks else side  # room for the step's words
-    lines = caption_lines(marks.text if marks else "", text_width)
-    height = side + 2 * MARGIN + (len(lines) * 14 * 1.3 + 6 if lines else 0)
-    title = f"{puzzle.where}: {n}x{n} killer" + (f" - {marks.text}" if marks else "")
-    c = Canvas(text_width + 2 * MARGIN, height, title)
+    c = Canvas.for_grid(side, side, f"{puzzle.where}: {n}x{n} killer", marks, MARGIN)
     backgrounds = {}
     for i in range(n * n):
         r, col = divmod(i, n)
@@ -124,16 +116,8 @@ def killer_svg(puzzle, solution, step=None, candidates=None, placed=None) -> str
             i, int(g.givens[i]), None if solution is None else int(solution[i]), candidates,
             placed, marks)
         draw_cell(c, x + PAD_X, y + PAD_TOP, CONTENT, str, value=value, given=given,
-                  mask=mask, n_values=n, cell=i, marks=marks)
-    for j in range(n + 1):  # thin lines first, box lines on top
-        if j % box_cols:
-            c.line(MARGIN + j * SIZE, MARGIN, MARGIN + j * SIZE, MARGIN + side, THIN)
-        if j % box_rows:
-            c.line(MARGIN, MARGIN + j * SIZE, MARGIN + side, MARGIN + j * SIZE, THIN)
-    for j in range(0, n + 1, box_cols):  # between stacks of boxes
-        c.line(MARGIN + j * SIZE, MARGIN, MARGIN + j * SIZE, MARGIN + side, THICK, 3.0)
-    for j in range(0, n + 1, box_rows):  # between bands
-        c.line(MARGIN, MARGIN + j * SIZE, MARGIN + side, MARGIN + j * SIZE, THICK, 3.0)
+                  mask=mask, n_values=n, cell=i, marks=marks, background=False)
+    rule_boxes(c, n, g.box, SIZE, MARGIN, 3.0)
     for x1, y1, x2, y2 in cage_outline(g):
         c.line(x1, y1, x2, y2, CAGE, 1.2, dash="3 2.5")
     for anchor, total in zip(g.anchors, g.sums, strict=True):
@@ -144,6 +128,4 @@ def killer_svg(puzzle, solution, step=None, candidates=None, placed=None) -> str
         c.rect(x + 1.5, y + 1.5, 2 + 0.62 * SUM_FONT * len(label), SUM_FONT + 1,
                fill=backgrounds.get(anchor, "#ffffff"))
         c.text(x + 2.5, y + 1.5 + SUM_FONT / 2, label, SUM_FONT, CAGE, anchor="start")
-    if lines:
-        draw_caption(c, MARGIN, MARGIN + side + 6, lines)
     return c.document()

@@ -8,9 +8,7 @@ from csolve.svg import (
     THIN,
     Canvas,
     Marks,
-    caption_lines,
     cell_content,
-    draw_caption,
     draw_cell,
     model_groups,
 )
@@ -27,11 +25,7 @@ def str8ts_svg(puzzle, solution, step=None, candidates=None, placed=None, model=
     index = {rc: i for i, rc in enumerate(g.cells())}
     marks = Marks.of(step, model_groups(model)) if step is not None else None
     side = n * SIZE
-    text_width = max(side, 380.0) if marks else side  # room for the step's words
-    lines = caption_lines(marks.text if marks else "", text_width)
-    height = side + 2 * MARGIN + (len(lines) * 14 * 1.3 + 6 if lines else 0)
-    title = f"{puzzle.where}: {n}x{n} str8ts" + (f" - {marks.text}" if marks else "")
-    c = Canvas(text_width + 2 * MARGIN, height, title)
+    c = Canvas.for_grid(side, side, f"{puzzle.where}: {n}x{n} str8ts", marks, MARGIN)
     for r in range(n):
         for col in range(n):
             x, y = MARGIN + col * SIZE, MARGIN + r * SIZE
@@ -49,6 +43,4 @@ def str8ts_svg(puzzle, solution, step=None, candidates=None, placed=None, model=
         c.line(MARGIN + j * SIZE, MARGIN, MARGIN + j * SIZE, MARGIN + side, THIN)
         c.line(MARGIN, MARGIN + j * SIZE, MARGIN + side, MARGIN + j * SIZE, THIN)
     c.rect(MARGIN, MARGIN, side, side, stroke=THICK, stroke_width=2.0)
-    if lines:
-        draw_caption(c, MARGIN, MARGIN + side + 6, lines)
     return c.document()

@@ -7,9 +7,7 @@ from csolve.svg import (
     THIN,
     Canvas,
     Marks,
-    caption_lines,
     cell_content,
-    draw_caption,
     draw_cell,
 )
 
@@ -36,18 +34,13 @@ def sudoku_svg(puzzle, solution, step=None, candidates=None, placed=None) -> str
     """The grid: givens black and bold, filled values blue; a step's marks (csolve.svg)."""
     n = puzzle.meta["n"]
     box = check_box(n, puzzle.meta.get("box"))  # (rows, columns); default: the size's own
-    box_rows, box_cols = box
     size = cell_size(n)
     side = n * size
     marks = None
     if step is not None:
         rows_cols_boxes = [cells for group in units(n, box) for cells in group]
         marks = Marks.of(step, lambda g: rows_cols_boxes[g])
-    text_width = max(side, 380.0) if marks else side  # room for the step's words
-    lines = caption_lines(marks.text if marks else "", text_width)
-    height = side + 2 * MARGIN + (len(lines) * 14 * 1.3 + 6 if lines else 0)
-    title = f"{puzzle.where}: {n}x{n} sudoku" + (f" - {marks.text}" if marks else "")
-    c = Canvas(text_width + 2 * MARGIN, height, title)
+    c = Canvas.for_grid(side, side, f"{puzzle.where}: {n}x{n} sudoku", marks, MARGIN)
     symbol = symbol_of(n, puzzle.meta)
     givens = puzzle.data
     # candidates are drawn for every open cell up to 16x16; above, only for the step's cells
@@ -60,16 +53,22 @@ def sudoku_svg(puzzle, solution, step=None, candidates=None, placed=None) -> str
         draw_cell(c, MARGIN + col * size, MARGIN + r * size, size, symbol, value=value,
                   given=given, mask=mask, n_values=n, cell=i, marks=marks,
                   show_candidates=show_all)
-    for j in range(n + 1):  # thin lines first, box lines on top
-        if j % box_cols:
-            c.line(MARGIN + j * size, MARGIN, MARGIN + j * size, MARGIN + side, THIN)
-        if j % box_rows:
-            c.line(MARGIN, MARGIN + j * size, MARGIN + side, MARGIN + j * size, THIN)
-    width = max(2.0, size / 16)
-    for j in range(0, n + 1, box_cols):  # between stacks of boxes
-        c.line(MARGIN + j * size, MARGIN, MARGIN + j * size, MARGIN + side, THICK, width)
-    for j in range(0, n + 1, box_rows):  # between bands
-        c.line(MARGIN, MARGIN + j * size, MARGIN + side, MARGIN + j * size, THICK, width)
-    if lines:
-        draw_caption(c, MARGIN, MARGIN + side + 6, lines)
+    rule_boxes(c, n, box, size, MARGIN, max(2.0, size / 16))
     return c.document()
+
+
+def rule_boxes(c: Canvas, n: int, box: tuple[int, int], size: float, origin: float,
+               width: float) -> None:
+    """The lines of an n x n grid of ``size`` cells from (``origin``, ``origin``): thin
+    between cells, ``width`` thick between boxes (of ``box`` rows x columns), on top."""
+    box_rows, box_cols = box
+    side = n * size
+    for j in range(n + 1):
+        if j % box_cols:
+            c.line(origin + j * size, origin, origin + j * size, origin + side, THIN)
+        if j % box_rows:
+            c.line(origin, origin + j * size, origin + side, origin + j * size, THIN)
+    for j in range(0, n + 1, box_cols):  # between stacks of boxes
+        c.line(origin + j * size, origin, origin + j * size, origin + side, THICK, width)
+    for j in range(0, n + 1, box_rows):  # between bands
+        c.line(origin, origin + j * size, origin + side, origin + j * size, THICK, width)
