@@ -216,7 +216,8 @@ class _Run:
     def _keep_more(self, results: ResultBlock, start: int, stop: int) -> None:
         """Search again, keeping up to ``keep`` solutions, each puzzle found to have more
         than the one the batch kernel kept (most puzzles of a file have one: they stay on
-        the batch path)."""
+        the batch path). The first search's count, status and end stand: the second only
+        collects solutions, and stops once it has enough."""
         opts = self.options
         for k in [k for k in range(start, stop) if results.counts[k] > 1]:
             first = results[k]
@@ -224,8 +225,9 @@ class _Run:
                 continue
             model = self.model.with_init(self.inits[k])
             left = _time_left(opts.timeout, first.seconds)
-            again, _ = self._search(self.puzzles[k], model, left, 0, None)
-            results.put(k, _after(first, again))
+            wanted = min(first.count, opts.keep)  # the search ends once it has them
+            again, _ = self._search(self.puzzles[k], model, left, 0, None, limit=wanted)
+            results.put(k, _with_solutions(first, again))
 
     def _unsearched(self, k: int) -> Result:
         """A placeholder for puzzle ``k`` before any search, replaced by its answer."""
@@ -280,11 +282,13 @@ class _Run:
 
     def _search(self, puzzle: Puzzle, model: Model, timeout: float | None, node_budget: int,
                 stream: Callable[[Any], None] | None, backend: Backend | None = None,
-                workers: int | None = None, backend_options: dict[str, object] | None = None
-                ) -> tuple[Result, End]:
+                workers: int | None = None, backend_options: dict[str, object] | None = None,
+                limit: int | None = None) -> tuple[Result, End]:
         """Step 2 (or 3): one puzzle searched by a backend; its result and why it ended.
-        ``backend_options``: the backend's options where the user's name none."""
+        ``backend_options``: the backend's options where the user's name none; ``limit``:
+        the solutions to stop at, where not the user's."""
         opts = self.options
+        limit = opts.limit if limit is None else limit
         backend = backend or self.backend
         workers = workers or max(1, opts.workers)
         kernels = kernels_for_model(model)  # loaded (or compiled) before the clock starts
@@ -294,7 +298,7 @@ class _Run:
             def on_masks(masks: np.ndarray) -> None:
                 stream(checked(self.ptype, puzzle, masks))
         t0 = time.monotonic()
-        job = SearchJob(model=model, kernels=kernels, limit=opts.limit, keep=opts.keep,
+        job = SearchJob(model=model, kernels=kernels, limit=limit, keep=opts.keep,
                         on_solution=on_masks, workers=workers,
                         deadline=t0 + timeout if timeout else None, ctrl=self.ctrl,
                         options={**(backend_options or {}),  # a take-over's backend differs
@@ -305,7 +309,7 @@ class _Run:
         end = End(outcome.reason)
         solutions = tuple(checked(self.ptype, puzzle, s) for s in outcome.solutions)
         return Result(
-            puzzle=puzzle, status=Status.of(outcome.count, end, opts.limit),
+            puzzle=puzzle, status=Status.of(outcome.count, end, limit),
             solutions=solutions, count=outcome.count, exact=end is End.EXHAUSTED,
             engine=model.engine or GENERIC, backend=backend.name,
             stats=Stats.from_counters(outcome.stats, seconds, outcome.workers), end=end,
@@ -332,6 +336,13 @@ def _after(first: Result, second: Result) -> Result:
     """``second``'s answer, with the time ``first`` spent added to its own."""
     return replace(second, stats=replace(second.stats,
                                          seconds=second.stats.seconds + first.stats.seconds))
+
+
+def _with_solutions(first: Result, again: Result) -> Result:
+    """``first``'s answer with the solutions a second search kept, and the time of both."""
+    kept = again.solutions if len(again.solutions) > len(first.solutions) else first.solutions
+    return replace(first, solutions=kept, stats=replace(
+        first.stats, seconds=first.stats.seconds + again.stats.seconds))
 
 
 def _no_probe(options: SolveOptions) -> bool:

@@ -359,6 +359,23 @@ def test_limit_0_finds_every_solution_as_the_command_line_does():
     assert code == 0 and len(out.split()) == r.count
 
 
+def test_limit_0_keeps_the_first_searchs_exact_count_when_the_second_runs_short(
+        monkeypatch):
+    """solve keeps solutions with a second search after the count; that search ending
+    early (its time used up) leaves the first one's exact count and status standing."""
+    import csolve.solver as solver
+
+    exact = csolve.count("sudoku", "." * 16)
+    assert exact.count == 288 and exact.exact
+    monkeypatch.setattr(solver, "_time_left", lambda timeout, spent: 1e-9)
+    (r,) = csolve.solve("sudoku", "." * 16, limit=0, timeout=60)
+    assert r.count == 288 and r.exact and r.status is csolve.Status.MULTIPLE
+    assert 1 <= len(r.solutions) <= 288
+    assert len({tuple(s) for s in r.solutions}) == len(r.solutions)
+    for s in r.solutions:
+        assert csolve.validate("sudoku", s, against=r.puzzle) == []
+
+
 def test_iter_solve_hands_out_the_settled_puzzles_before_a_long_search():
     """With a sharing backend, the puzzles the batch settles before one it gives up come
     out before that one's search ends: the consumer sees them while it still runs (an
