@@ -405,11 +405,24 @@ def _resolved(item: Any, plugin: str) -> PuzzleType | None:
 
 
 def all_puzzle_types() -> dict[str, PuzzleType]:
+    return {name: ptype for name, (ptype, _plugin) in _usable_puzzle_types().items()}
+
+
+def puzzle_types_by_plugin() -> dict[str, list[str]]:
+    """The names of the usable puzzle types each plugin registered (for ``list-plugins``):
+    those registered twice, nameless or not importable are reported, not listed."""
+    by_plugin: dict[str, list[str]] = {}
+    for name, (_ptype, plugin) in _usable_puzzle_types().items():
+        by_plugin.setdefault(plugin, []).append(name)
+    return by_plugin
+
+
+def _usable_puzzle_types() -> dict[str, tuple[PuzzleType, str]]:
     from csolve.plugins import collect_named
 
     found, _conflicts = collect_named("csolve_register_puzzles", "puzzle type")
-    types = {name: _resolved(p, plugin) for name, (p, plugin) in found.items()}
-    return {name: p for name, p in types.items() if p is not None}
+    types = {name: (_resolved(p, plugin), plugin) for name, (p, plugin) in found.items()}
+    return {name: (p, plugin) for name, (p, plugin) in types.items() if p is not None}
 
 
 def get_puzzle_type(name: str) -> PuzzleType:

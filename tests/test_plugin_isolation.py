@@ -290,6 +290,35 @@ def test_the_program_survives_every_kind_of_broken_plugin(site):
     assert r.returncode == 0 and "Traceback" in r.stderr and "the plugin is broken" in r.stderr
 
 
+A_STRING = """
+from csolve.hookspecs import hookimpl
+
+
+@hookimpl
+def csolve_register_puzzles(register):
+    register("a-string")
+"""
+A_GHOST = """
+from csolve.hookspecs import hookimpl
+from csolve.puzzle import DeferredPuzzleType
+
+
+@hookimpl
+def csolve_register_puzzles(register):
+    register(DeferredPuzzleType("ghost", "brokenplug_no_such_module:Ghost"))
+"""
+
+
+def test_list_plugins_reports_what_cannot_be_used_and_lists_the_rest(site):
+    install(site, "brokenplug", {"odd": A_STRING, "deferred": A_GHOST})
+    r = program(site, "list-plugins")
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    assert "sudoku" in r.stdout and "ghost" not in r.stdout
+    lines = warnings(r.stderr)
+    assert any("'a-string'" in x and "register an instance with a name" in x for x in lines)
+    assert any("brokenplug_no_such_module" in x for x in lines)
+
+
 BAD_PARSER = """
 from csolve.hookspecs import hookimpl
 from csolve.puzzle import PuzzleType

@@ -60,14 +60,9 @@ def list_plugins_cmd() -> None:
     from rich.table import Table
 
     from csolve.plugins import list_plugins
-    from csolve.puzzle import all_puzzle_types
+    from csolve.puzzle import puzzle_types_by_plugin
 
-    puzzles_by_plugin: dict[str, list[str]] = {}
-    from csolve.plugins import _collect
-
-    for p, plugin in _collect("csolve_register_puzzles"):
-        puzzles_by_plugin.setdefault(plugin, []).append(p.name)
-    all_puzzle_types()
+    puzzles_by_plugin = puzzle_types_by_plugin()
     table = Table(title="csolve plugins")
     for col in ("plugin", "puzzles", "hooks", "version", "distribution"):
         table.add_column(col)
