@@ -204,9 +204,12 @@ def collect_named(hook_name: str, what: str) -> tuple[dict[str, tuple[Any, str]]
                                                       dict[str, PluginConflictError]]:
     """A ``register``-style hook's items by ``name``: ({name: (item, plugin)}, {name: error})
     where the errors are the names two plugins registered (neither is used). Each conflict is
-    reported once on stderr; using the name raises its error."""
+    reported once on stderr; using the name raises its error. A name the core has stays the
+    core's (it is always loaded, and other plugins' models name its rules): another plugin's
+    item of that name is skipped, with a warning."""
     found: dict[str, tuple[Any, str]] = {}
     owners: dict[str, list[str]] = {}
+    core_items: dict[str, Any] = {}
     for item, plugin in _collect(hook_name):
         name = getattr(item, "name", None)
         if isinstance(item, type) or not isinstance(name, str) or not name:
@@ -218,21 +221,33 @@ def collect_named(hook_name: str, what: str) -> tuple[dict[str, tuple[Any, str]]
         if plugin not in owners[name]:
             owners[name].append(plugin)
         found.setdefault(name, (item, plugin))
+        if plugin == CORE:
+            core_items.setdefault(name, item)
     conflicts: dict[str, PluginConflictError] = {}
     for name, who in owners.items():
-        if len(who) > 1:
+        if len(who) > 1 and name in core_items:
+            found[name] = (core_items[name], CORE)
+            for other in who:
+                if other != CORE:
+                    _warn_once(f"core\0{what}\0{name}\0{other}",
+                               f"{describe(other)} registers {what} {name!r}, a name the "
+                               f"core has: the core's is used and this one skipped")
+        elif len(who) > 1:
             plugins = " and ".join(describe(p) for p in who)
             conflicts[name] = PluginConflictError(
                 f"{what} {name!r} is registered by both {plugins}; remove one, or choose "
                 f"with CSOLVE_LOAD_PLUGINS")
             del found[name]
-            key = f"conflict\0{what}\0{name}"
-            with _lock:
-                first = key not in _reported
-                _reported.add(key)
-            if first:
-                sys.stderr.write(f"csolve: warning: {conflicts[name]}\n")
+            _warn_once(f"conflict\0{what}\0{name}", str(conflicts[name]))
     return found, conflicts
+
+
+def _warn_once(key: str, message: str) -> None:
+    with _lock:
+        first = key not in _reported
+        _reported.add(key)
+    if first:
+        sys.stderr.write(f"csolve: warning: {message}\n")
 
 
 @dataclass(frozen=True)

@@ -63,9 +63,13 @@ def csolve_register_puzzles(register):
     register(SudokuType())
 
 
+class Imposter(SerialBackend):
+    pass
+
+
 @hookimpl
 def csolve_register_backends(register):
-    register(SerialBackend())
+    register(Imposter())
 """
 
 
@@ -209,13 +213,17 @@ def test_a_name_registered_twice_is_an_error_naming_both(site, capsys):
     with pytest.raises(PluginConflictError) as e:
         get_puzzle_type("sudoku")
     assert "'sudoku'" in str(e.value) and "'dupe' (brokenplug 0.1)" in str(e.value)
-    with pytest.raises(PluginConflictError) as e:
-        get_backend("serial")
-    assert "'core'" in str(e.value) and "'dupe'" in str(e.value)
+    from csolve.backends.serial import SerialBackend
+
+    # a name the core has stays the core's: the other plugin's is skipped
+    assert type(get_backend("serial")) is SerialBackend
     assert get_puzzle_type("kakuro").name == "kakuro"  # the rest keeps working
     assert get_backend("locked-pool").name == "locked-pool"
     err = capsys.readouterr().err
-    assert len(warnings(err)) == 2  # one per conflicting name, once each
+    lines = warnings(err)
+    assert len(lines) == 2  # one per name, once each
+    assert any("'dupe'" in x and "backend 'serial'" in x and "the core's is used" in x
+               for x in lines)
 
 
 def test_a_rule_left_out_with_its_plugin_says_why(tmp_path):
@@ -317,6 +325,28 @@ def test_list_plugins_reports_what_cannot_be_used_and_lists_the_rest(site):
     lines = warnings(r.stderr)
     assert any("'a-string'" in x and "register an instance with a name" in x for x in lines)
     assert any("brokenplug_no_such_module" in x for x in lines)
+
+
+CORE_RULE_NAME = """
+from csolve.hookspecs import hookimpl
+from csolve.rules import Rule
+
+
+@hookimpl
+def csolve_register_rules(register):
+    register(Rule("elimination", "brokenplug_nowhere:propagate", "a rule named as the core's"))
+"""
+
+
+def test_a_plugin_naming_a_core_rule_is_skipped_and_every_type_still_solves(site):
+    install(site, "brokenplug", {"dup": CORE_RULE_NAME})
+    r = program(site, "list-plugins")
+    assert r.returncode == 0
+    (line,) = warnings(r.stderr)
+    assert "'dup'" in line and "rule 'elimination'" in line and "the core's is used" in line
+    r = program(site, "solve", "sudoku", HARD, "--output", "line")
+    assert r.returncode == 0 and len(r.stdout.split()) == 5, r.stderr
+    assert len(warnings(r.stderr)) == 1
 
 
 BAD_PARSER = """

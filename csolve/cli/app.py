@@ -59,10 +59,15 @@ def list_plugins_cmd() -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from csolve.backends import all_backends
+    from csolve.engines import all_engines
     from csolve.plugins import list_plugins
     from csolve.puzzle import puzzle_types_by_plugin
+    from csolve.rules import all_rules
 
     puzzles_by_plugin = puzzle_types_by_plugin()
+    for registry in (all_rules, all_engines, all_backends):  # their warnings, here too
+        registry()
     table = Table(title="csolve plugins")
     for col in ("plugin", "puzzles", "hooks", "version", "distribution"):
         table.add_column(col)
