@@ -12,13 +12,22 @@ path to a file, as :class:`~csolve.puzzle.Puzzle` objects, or as a sequence of t
 
 from __future__ import annotations
 
+import functools
 import os
+import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from csolve.defaults import MAX_KEPT, MAX_WORKERS, cores
-from csolve.errors import NoSolutionError, OptionError, PuzzleInputError, UnknownNameError
+from csolve.errors import (
+    AUDIENCE,
+    CsolveError,
+    NoSolutionError,
+    OptionError,
+    PuzzleInputError,
+    UnknownNameError,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -29,6 +38,37 @@ if TYPE_CHECKING:
     from csolve.outcome import Result, ResultBlock
     from csolve.puzzle import Puzzle, PuzzleType
     from csolve.solver import SolveOptions
+
+#: the command's options that are keywords of the API too, as messages shared with the
+#: command name them (``--tries N``)
+_OPTION = re.compile(r"--(tries|clues|symmetry|box|timeout|workers|limit|backend|format|seed"
+                     r"|size|difficulty|engine|rules|tactics)\b(?: (N)\b)?")
+
+
+def _in_python_words(fn: Callable) -> Callable:
+    """Errors the caller sees name the API's keywords (``tries=N``), not the command's
+    options (``--tries N``): the messages are the command's too."""
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except CsolveError as e:
+            if AUDIENCE.get() == "python":
+                _reword(e)
+            raise
+    return wrapper
+
+
+def _reword(e: CsolveError) -> None:
+    def keyword(m: re.Match) -> str:
+        return f"{m.group(1)}={m.group(2) or ''}"
+
+    if isinstance(e, PuzzleInputError):
+        e.message = _OPTION.sub(keyword, e.message)
+        e.args = (str(e),)
+    elif e.args and isinstance(e.args[0], str):
+        e.args = (_OPTION.sub(keyword, e.args[0]), *e.args[1:])
+
 
 def puzzle_types() -> dict[str, PuzzleType]:
     """Every installed puzzle type by name (built-in and from plugins)."""
@@ -51,6 +91,7 @@ def puzzle_type(kind: str | PuzzleType) -> PuzzleType:
     return kind if isinstance(kind, PuzzleType) else get_puzzle_type(kind)
 
 
+@_in_python_words
 def read(kind: str | PuzzleType, puzzles: Any, format: str | None = None,
          box: str | None = None) -> Sequence[Puzzle]:
     """The puzzles in ``puzzles``, in order: puzzle text (one or many puzzles), a path, a
@@ -193,6 +234,7 @@ class Solver:
     other keyword arguments are the backend's options (``csolve list-backends``).
     """
 
+    @_in_python_words
     def __init__(self, kind: str | PuzzleType, *, backend: str = "serial", workers: int = 0,
                  limit: int | None = None, count: bool = False, timeout: float | None = None,
                  engine: str | None = None, rules: Sequence[str] | str | None = None,
@@ -253,6 +295,7 @@ class Solver:
             kernel_paths(rules)  # an unknown rule fails before any work, naming those known
         return rules
 
+    @_in_python_words
     def read(self, puzzles: Any) -> Sequence[Puzzle]:
         """The puzzles in ``puzzles`` (text, paths, Puzzle objects), checked for an engine
         that cannot search them before any work."""
@@ -282,6 +325,7 @@ class Solver:
                                       ctrl=ctrl):
             yield from block
 
+    @_in_python_words
     def iter_blocks(self, puzzles: Any, *,
                     on_solution: Callable[[Puzzle, Any], None] | None = None,
                     progress: Callable[[int], None] | None = None,
@@ -396,6 +440,7 @@ def _names(value: Sequence[str] | str | None, what: str = "rules"
     return names or None
 
 
+@_in_python_words
 def solve(kind: str | PuzzleType, puzzles: Any, *, backend: str = "serial", workers: int = 0,
           limit: int | None = None, count: bool = False, timeout: float | None = None,
           engine: str | None = None, rules: Sequence[str] | str | None = None,
@@ -406,6 +451,7 @@ def solve(kind: str | PuzzleType, puzzles: Any, *, backend: str = "serial", work
                   timeout=timeout, engine=engine, rules=rules, **options).solve(puzzles)
 
 
+@_in_python_words
 def count(kind: str | PuzzleType, puzzle: Any, limit: int | None = None,
           **options: Any) -> Result:
     """Count one puzzle's solutions (all of them, or up to ``limit``): the result's
@@ -418,6 +464,7 @@ def count(kind: str | PuzzleType, puzzle: Any, limit: int | None = None,
     return block[0]
 
 
+@_in_python_words
 def validate(kind: str | PuzzleType, solution: Any, against: Any = None) -> list[str]:
     """Problems with a complete grid (empty when it is valid): the puzzle type's rules, and
     the givens of ``against`` when given. Both are puzzle text, a path or a Puzzle; the
@@ -437,6 +484,7 @@ def validate(kind: str | PuzzleType, solution: Any, against: Any = None) -> list
     return ptype.validate(reference, ptype.as_solution(grid))
 
 
+@_in_python_words
 def rate(kind: str | PuzzleType, puzzle: Any, tactics: Sequence[str] | str | None = None, *,
          timeout: float | None = None, format: str | None = None, box: str | None = None
          ) -> Rating:
@@ -452,6 +500,7 @@ def rate(kind: str | PuzzleType, puzzle: Any, tactics: Sequence[str] | str | Non
     return rate_puzzle(ptype, p, _names(tactics, "tactics"), timeout)
 
 
+@_in_python_words
 def explain(kind: str | PuzzleType, puzzle: Any, tactics: Sequence[str] | str | None = None,
             limit: int | None = None, *, timeout: float | None = None,
             format: str | None = None, box: str | None = None) -> list[Step]:
@@ -473,6 +522,7 @@ def explain(kind: str | PuzzleType, puzzle: Any, tactics: Sequence[str] | str | 
     return e.steps
 
 
+@_in_python_words
 def generate(kind: str | PuzzleType, count: int = 1, *, size: int = 9, seed: int | None = None,
              symmetry: str = "none", clues: int | None = None, difficulty: str | None = None,
              tries: int | None = None, workers: int = 1,

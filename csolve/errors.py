@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from contextvars import ContextVar
 from enum import IntEnum
 
 #: characters of one word (a run without spaces) an error line quotes whole: a 200,000-character
@@ -29,6 +30,11 @@ def counted(n: int, noun: str) -> str:
     if noun.endswith("y") and noun[-2:-1] not in "aeiou":
         return f"{n:,} {noun[:-1]}ies"
     return f"{n:,} {noun}s"
+
+
+#: who reads the messages: "python" (the API's callers, whose errors name its keywords,
+#: ``tries=N``) or "command" (set while the command runs: ``--tries N``)
+AUDIENCE: ContextVar[str] = ContextVar("csolve_audience", default="python")
 
 
 class ExitCode(IntEnum):

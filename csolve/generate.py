@@ -419,8 +419,8 @@ def generate_puzzles(ptype, options: GenerateOptions, count: int, seed: int,
                 return Generated(0, puzzle_seed, puzzle, solution, t, label)
             if tries is not None and t >= tries:
                 raise GenerationError(f"no {difficulty} puzzle came out in {counted(t, 'try')} "
-                                      f"(puzzle seed {puzzle_seed}); raise --tries or pick "
-                                      "another difficulty")
+                                      f"(puzzle seed {puzzle_seed}); pass more --tries N or "
+                                      "pick another difficulty")
             if tries is None and time.thread_time() >= deadline:
                 made = f"{t:,} {'try' if t == 1 else 'tries'}"
                 raise GenerationError(f"no {difficulty} puzzle came out in {made} within "

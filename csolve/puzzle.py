@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from csolve.errors import UnknownNameError, counted
+from csolve.errors import OptionError, UnknownNameError, counted
 from csolve.model import Model
 
 
@@ -181,7 +181,7 @@ class PuzzleType:
     def with_box(self, puzzles: Sequence[Puzzle], box: str) -> Sequence[Puzzle]:
         """The puzzles with boxes of shape ``box`` (``"RxC"``, from ``--box``): for types
         whose size allows several box shapes (a 6x6 Sudoku's 2×3 or 3×2)."""
-        raise UnknownNameError(f"{self.name} puzzles have no box shape to choose (--box)")
+        raise OptionError(f"{self.name} puzzles have no box shape to choose (--box)")
 
     def check(self, puzzle: Puzzle) -> None:
         """Raise PuzzleInputError if the givens already break a rule."""

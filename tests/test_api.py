@@ -209,7 +209,7 @@ def test_a_puzzle_of_another_type_is_an_input_error(call):
      "csolve.new_ctrl"),
     (lambda: csolve.explain("sudoku", HARD, timeout=-1), csolve.OptionError, "timeout must be"),
     (lambda: csolve.rate("sudoku", HARD, timeout=-1), csolve.OptionError, "timeout must be"),
-    (lambda: csolve.generate("kakuro", box="2x3"), csolve.UnknownNameError, "no box shape"),
+    (lambda: csolve.generate("kakuro", box="2x3"), csolve.OptionError, "no box shape"),
     (lambda: csolve.generate("sudoku", backend="serial", bogus=1), csolve.UnknownNameError,
      "has no option 'bogus'"),
     (lambda: csolve.solve("killer", "AABB/CDDB/CEFF/CGFH A=4 B=x"), csolve.PuzzleInputError,
@@ -413,3 +413,18 @@ def test_a_box_given_to_read_leaves_the_callers_puzzles_alone():
     assert batch[0].meta.get("box") == boxes[0]
     (r,) = csolve.solve("sudoku", p)  # still its own boxes
     assert csolve.validate("sudoku", r.solution, against=p) == []
+
+
+@pytest.mark.parametrize("call, error, words", [
+    (lambda: csolve.generate("sudoku", 1, size=4, difficulty="evil", tries=1, seed=3),
+     "GenerationError", "pass more tries=N or pick another difficulty"),
+    (lambda: csolve.generate("killer", 1, clues=3), "GenerationError",
+     "so symmetry= and clues= do not apply"),
+    (lambda: csolve.solve("kakuro", str(PUZZLES / "kakuro" / "small.txt"), box="2x3"),
+     "OptionError", "kakuro puzzles have no box shape to choose (box=)"),
+])
+def test_errors_name_the_apis_keywords_not_the_commands_options(call, error, words):
+    with pytest.raises(csolve.CsolveError) as e:
+        call()
+    assert type(e.value).__name__ == error and words in str(e.value)
+    assert "--" not in str(e.value)

@@ -307,8 +307,8 @@ def test_box_option_reshapes_killer_boxes(tmp_path, capsys):
     # otherwise is an error (a box= of the default shape reads as no box= at all)
     own = write(tmp_path, six + "\n", "own.txt")
     code, out, err = run(capsys, "solve", "killer", own, "--box", "2x3")
-    assert code == 2 and err == (f"csolve: error: {own}:1: the puzzle says box=3x2, --box "
-                                 "says 2x3\n")
+    assert code == 2 and err == (f"csolve: error: {own}:1: the puzzle says box=3x2, but "
+                                 "--box asks for 2x3\n")
     code, out, err = run(capsys, "solve", "killer", own, "--box", "3x2", "--count")
     assert code == 0 and out.strip() == "1"
 

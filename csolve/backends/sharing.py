@@ -100,7 +100,8 @@ class MessagePassing(ThreadedBackend):
     """Private lists; an idle worker raises a flag to its ring neighbour, who hands it half."""
 
     name = "message-passing"
-    origin = "Chiu, Nasiri & Rashid 2012, §3.3.1-3.3.3 (message passing; --wait spin|yield|condvar)"
+    origin = ("Chiu, Nasiri & Rashid 2012, §3.3.1-3.3.3 (message passing; "
+              "-O wait=spin|yield|condvar)")
     description = ("private stacks; an idle worker flags its ring neighbour, which hands over "
                    "half of its list; waits by spin, yield or condition variable")
     WAITS = ("spin", "yield", "condvar")
@@ -112,7 +113,7 @@ class MessagePassing(ThreadedBackend):
         if wait not in self.WAITS:
             from csolve.errors import UnknownNameError
 
-            raise UnknownNameError(f"unknown --wait {wait!r} (known: {', '.join(self.WAITS)})")
+            raise UnknownNameError(f"unknown wait {wait!r} (known: {', '.join(self.WAITS)})")
         team.wait = wait
         team.given = np.zeros(team.n, dtype=np.int64)  # 1: work (or the end) delivered
         team.mail = [None] * team.n

@@ -33,7 +33,7 @@ def _click_exception_modules() -> list:
 def main() -> None:
     """Entry point: run the app, turning known errors into one line and an exit code."""
     from csolve.cli.heap import keep_freed_memory
-    from csolve.errors import CsolveError, ExitCode, clip_words
+    from csolve.errors import AUDIENCE, CsolveError, ExitCode, clip_words
     from csolve.kernels import diskcache
 
     keep_freed_memory()
@@ -41,6 +41,7 @@ def main() -> None:
     _interrupts_seen.clear()
     previous_hook = sys.unraisablehook
     sys.unraisablehook = _quiet_unraisable_interrupt(previous_hook)
+    audience = AUDIENCE.set("command")  # messages name the command's options
     try:
         rv = app_for(sys.argv[1:])(standalone_mode=False)
     except BrokenPipeError:
@@ -90,6 +91,7 @@ def main() -> None:
     finally:
         _interrupt_dealt_with()
         sys.unraisablehook = previous_hook
+        AUDIENCE.reset(audience)
     if rv == ExitCode.INTERRUPTED:  # typer ends any command so on Ctrl-C, without a word
         _say_interrupted()
     if isinstance(rv, int) and rv:

@@ -108,7 +108,7 @@ class Killer(PuzzleType):
             own = p.data.box
             if own != shape and own != default_box(p.data.n):  # the puzzle's box= says so
                 raise PuzzleInputError(p.source, p.line, None,
-                                       f"the puzzle says box={own[0]}x{own[1]}, --box says "
+                                       f"the puzzle says box={own[0]}x{own[1]}, but --box asks for "
                                        f"{shape[0]}x{shape[1]}")
             p.data.box = shape
         return list(puzzles)
