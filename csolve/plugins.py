@@ -67,6 +67,30 @@ def describe(plugin_name: str) -> str:
     return f"plugin {plugin_name!r} ({dist}{' ' + version if version else ''})"
 
 
+def blamed_plugin(error: BaseException) -> str | None:
+    """How messages name the plugin (not csolve's own) whose code raised ``error``, with the
+    function it raised in (``plugin 'latin' (csolve-latin 0.1), in latin.types.Latin.parse``); None
+    when no frame of the traceback lies in such a plugin's package."""
+    if _pm is None:
+        return None
+    packages: dict[str, str] = {}
+    for name, plugin in _pm.list_name_plugin():
+        module = getattr(plugin, "__name__", "")
+        if name != CORE and _dist_of(name, ("", ""))[0] != "csolve" and module:
+            packages.setdefault(module.split(".")[0], name)
+    frames = []
+    tb = error.__traceback__
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    for frame in reversed(frames):  # the innermost first
+        module = frame.f_globals.get("__name__", "")
+        owner = packages.get(module.split(".")[0])
+        if owner is not None:
+            return f"{describe(owner)}, in {module}.{frame.f_code.co_qualname}"
+    return None
+
+
 def report_failure(plugin_name: str, what: str, error: BaseException) -> None:
     """One line on stderr, once per plugin and stage; the traceback with ``CSOLVE_DEBUG=1``."""
     key = f"{plugin_name}\0{what}"

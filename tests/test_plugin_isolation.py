@@ -379,7 +379,9 @@ def test_a_plugins_bug_at_run_time_is_one_line_and_exit_4(site, tmp_path, monkey
         main()
     err = capsys.readouterr().err
     assert e.value.code == 4 and err.count("\n") == 1 and "Traceback" not in err
-    assert err.startswith("csolve: internal error: TypeError: a bug in the reader")
+    assert err.startswith("csolve: error in plugin 'badparse' (brokenplug 0.1), in "
+                          "brokenplug_badparse.BadParser.parse: TypeError: a bug in the reader "
+                          "(a bug in that plugin; ")
     monkeypatch.setenv("CSOLVE_DEBUG", "1")  # the traceback, on request
     with pytest.raises(TypeError):
         main()

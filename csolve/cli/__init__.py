@@ -84,7 +84,15 @@ def main() -> None:
             sys.stderr.write(f"csolve: error: {compiled} (a bug in that kernel; "
                              "CSOLVE_DEBUG=1 shows numba's whole report)\n")
             sys.exit(int(ExitCode.INTERNAL))
+        from csolve.plugins import blamed_plugin
+
         detail = " ".join(str(e).split())[:300]
+        where = blamed_plugin(e)
+        if where is not None:
+            sys.stderr.write(f"csolve: error in {where}: {name}"
+                             f"{': ' + detail if detail else ''} (a bug in that plugin; "
+                             "CSOLVE_DEBUG=1 shows the traceback)\n")
+            sys.exit(int(ExitCode.INTERNAL))
         sys.stderr.write(f"csolve: internal error: {name}{': ' + detail if detail else ''} "
                          "(a bug; CSOLVE_DEBUG=1 shows the traceback)\n")
         sys.exit(int(ExitCode.INTERNAL))
