@@ -67,6 +67,22 @@ def test_exact_counts_on_every_backend(sudoku, backend, workers, serial_count):
     assert not csolve_threads()
 
 
+@pytest.mark.parametrize("backend", ["work-stealing", "locked-pool", "path-stack",
+                                     "static-partition"])
+def test_hundreds_of_workers_on_few_cores_end_with_the_exact_count(backend):
+    """Idle workers wait for work instead of looking again on every wake: with 1,024
+    workers on two cores, work-stealing's lookers kept the idle count short of all and the
+    search never ended (the time limit only stops a search that would not end)."""
+    import csolve
+
+    empty = "." * 25  # a 5x5 Str8ts grid with no black cells: 161,280 solutions
+    serial = csolve.count("str8ts", empty)
+    assert serial.exact and serial.count == 161280
+    r = csolve.count("str8ts", empty, backend=backend, workers=1024, timeout=300, probe=0)
+    assert (r.count, r.exact, r.end.value) == (serial.count, True, "exhausted")
+    assert not csolve_threads()
+
+
 @pytest.mark.parametrize("wait", ["spin", "yield", "condvar"])
 def test_message_passing_waits_count_exactly(sudoku, wait, serial_count):
     r = solve_one(sudoku, one(sudoku, MANY),

@@ -198,41 +198,51 @@ class WorkStealing(ThreadedBackend):
         team.deques = [deque() for _ in range(team.n)]
         team.dlocks = [threading.Lock() for _ in range(team.n)]
         team.rng = [random.Random(i) for i in range(team.n)]
+        team.pending = 0  # chunks in the deques (under team.lock; may run ahead of them)
 
     def _steal(self, team: Team, w: Worker) -> bool:
         i = w.index
         with w.locked(team.dlocks[i]):
             chunk = team.deques[i].pop() if team.deques[i] else None
-        if chunk is not None:
-            _receive(w, chunk)
-            return True
-        order = [v for v in range(team.n) if v != i]
-        team.rng[i].shuffle(order)
-        for v in order:
-            if not team.deques[v]:
-                continue
-            with w.locked(team.dlocks[v]):
-                chunk = team.deques[v].popleft() if team.deques[v] else None
-            if chunk is not None:
-                _receive(w, chunk)
-                return True
-        return False
+        if chunk is None:
+            order = [v for v in range(team.n) if v != i]
+            team.rng[i].shuffle(order)
+            for v in order:
+                if not team.deques[v]:
+                    continue
+                with w.locked(team.dlocks[v]):
+                    chunk = team.deques[v].popleft() if team.deques[v] else None
+                if chunk is not None:
+                    break
+        if chunk is None:
+            return False
+        with w.locked(team.lock):
+            team.pending -= 1
+        _receive(w, chunk)
+        return True
 
     def acquire(self, team: Team, w: Worker) -> bool:
-        # a worker counts as busy while it looks for work, so termination cannot be declared
-        # between a steal and its push
+        # A worker counts as busy while it looks for work, so termination cannot be declared
+        # between a steal and its push. Finding nothing, it stays idle until a chunk is
+        # published or the search ends: with hundreds of workers on a few cores, workers
+        # that looked again on every wake kept the idle count short of all, and the search
+        # never ended.
+        rng = team.rng[w.index]
         while not team.over.is_set():
             if self._steal(team, w):
                 return True
             with w.locked(team.lock):
-                pending = sum(len(d) for d in team.deques)
-                if team.go_idle(w, pending=pending):
+                if team.go_idle(w, pending=team.pending):
                     return False
-                if not pending:
-                    busy = [o for o in team.workers if o.busy]
-                    if busy:
-                        team.rng[w.index].choice(busy).ctrl[abi.CTRL_WANT_WORK] = 1
+                while not team.pending and not team.over.is_set():
+                    for _ in range(8):  # ask a busy worker to publish (a few random tries)
+                        other = team.workers[rng.randrange(team.n)]
+                        if other.busy:
+                            other.ctrl[abi.CTRL_WANT_WORK] = 1
+                            break
                     team.cond.wait(_WAIT)
+                if team.over.is_set():
+                    return False
                 team.go_busy(w)
         return False
 
@@ -244,7 +254,8 @@ class WorkStealing(ThreadedBackend):
         with w.locked(team.dlocks[w.index]):
             team.deques[w.index].append((nodes, dirty))
         with team.lock:
-            team.cond.notify_all()
+            team.pending += 1
+            team.cond.notify()  # one idle worker for the one chunk
 
 
 class StaticPartition(ThreadedBackend):
