@@ -153,6 +153,26 @@ def test_a_byte_order_mark_is_skipped(capsys, tmp_path):
     assert json.loads(out)["status"] == "solved"
 
 
+@pytest.mark.parametrize("kind", ["sudoku", "kakuro", "str8ts", "killer"])
+def test_a_control_character_is_named_at_its_line_and_column(capsys, tmp_path, kind):
+    path = write(tmp_path, "# a comment\n12\x01" + "." * 78 + "\n")
+    err = one_line_error(*run(capsys, "solve", kind, path)[::2])
+    assert err == f"csolve: error: {path}:2:3: control character U+0001: not text\n"
+
+
+def test_an_endless_binary_stream_ends_at_its_first_chunk(capsys, tmp_path):
+    """``/dev/zero`` (NUL bytes, valid UTF-8) and ``/dev/urandom`` are refused after one
+    chunk is read: read whole, the first filled the memory and the second never ended."""
+    code, _, err = run(capsys, "solve", "sudoku", "/dev/zero")
+    assert one_line_error(code, err) == ("csolve: error: /dev/zero:1:1: control character "
+                                         "U+0000: not text\n")
+    code, _, err = run(capsys, "solve", "kakuro", "/dev/urandom")
+    assert "/dev/urandom:" in one_line_error(code, err) and "not UTF-8 text" in err
+    across = write(tmp_path, b"." * ((1 << 20) - 1) + "\u00e9".encode() + b"\n\x00")
+    code, _, err = run(capsys, "solve", "sudoku", across)  # a character split by a chunk
+    assert one_line_error(code, err).endswith(":2:1: control character U+0000: not text\n")
+
+
 def test_a_size_field_of_the_wrong_type_says_so(capsys, tmp_path):
     record = json.loads(KAKURO_JSON)
     record["rows"] = "3"
