@@ -145,6 +145,8 @@ def stepper(ptype: PuzzleType, puzzle: Puzzle, tactics: Sequence[str] | None = N
 def rate_steps(steps: Sequence[Step], solutions: int = 1,
                ptype: PuzzleType | None = None) -> Rating:
     """A rating from the steps of an explanation (levels as ``ptype`` defines them)."""
+    if solutions == 0:  # as rate says it: no level, however far the steps went
+        return Rating(level=INVALID, hardest=None, steps=0, guesses=0, solutions=0)
     counts = Counter(s.tactic for s in steps)
     guesses = counts.pop("guess", 0)
     logical = [s for s in steps if s.tactic != "guess"]
@@ -157,9 +159,7 @@ def rate_steps(steps: Sequence[Step], solutions: int = 1,
     hardest_step = max(before_guess, key=lambda s: (LEVELS.index(step_level(ptype, s)),
                                                     order.get(s.tactic, 99)), default=None)
     hardest = hardest_step.tactic if hardest_step else None
-    if solutions == 0:
-        level = INVALID
-    elif solutions > 1:
+    if solutions > 1:
         level = NOT_UNIQUE
     elif guesses:
         level = "evil"

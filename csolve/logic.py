@@ -54,6 +54,9 @@ class Step:
     #: combinations is easier than one that needs its cells' candidates); None: the
     #: tactic's level (:func:`csolve.grading.step_level`)
     level: str | None = None
+    #: a step that shows the board has no solution says why here, in a few words
+    #: (``run r2c3-r3c3 has no combination that fits``)
+    broken: str | None = None
 
     def to_json(self, namer: Namer, level: str | None = None) -> dict:
         """The step as JSON; ``level``: its tactic's level, where the finder gave none."""
@@ -140,6 +143,7 @@ class Board:
                                   sl(km.ov_b_ptr, km.ov_b)))
         self.cand = [int(x) for x in model.init]
         self.placed = [False] * len(self.cand)
+        self.contradiction: str | None = None  # a step's reason there is no solution
 
     def tagged(self, tag: int) -> Iterator[tuple[int, list[int], int]]:
         """(group, its cells, its parameter) of every group a plugin's rule tagged ``tag``
@@ -158,6 +162,8 @@ class Board:
     def apply(self, step: Step, settle: bool = True) -> None:
         """Make a step's changes; ``settle`` also removes each placed value from its peers
         (what a person does when writing a value in)."""
+        if step.broken and self.contradiction is None:
+            self.contradiction = step.broken
         for c, v in step.removed:
             self.cand[c] &= ~(1 << (v - 1))
         for c, v in step.placed:
@@ -177,6 +183,8 @@ class Board:
 
     def broken(self) -> str | None:
         """Why the state is impossible, or None."""
+        if self.contradiction is not None:
+            return self.contradiction
         for c, x in enumerate(self.cand):
             if x == 0:
                 return f"{self.namer.cell(c)} has no candidate left"
@@ -190,6 +198,10 @@ class Board:
         return None
 
 
+#: A finder may also carry ``finder.contradiction(board) -> Step | None``: the step (every
+#: value taken from some cells) that shows the board has no solution by its rule, looked
+#: for before every step, so that steps stop where the rule is broken (a Kakuro sum that no
+#: digits can make) rather than go on with singles that break it.
 Finder = Callable[[Board], Iterator[Step]]
 
 
@@ -384,6 +396,8 @@ class Stepper:
             raise UnknownNameError(f"no step-by-step form for tactic(s) {', '.join(unknown)}; "
                                    f"known: {', '.join(self.finders)}")
         self.tactics = list(dict.fromkeys(["elimination", *tactics]))
+        self.contradictions = [check for t in self.tactics
+                               if (check := getattr(self.finders[t], "contradiction", None))]
         self.board = Board(model, namer)
         self.solution = list(solution) if solution is not None else None
         b = self.board
@@ -395,10 +409,14 @@ class Stepper:
     def next_step(self) -> Step | None:
         """The next step (already applied), or None when solved or stuck for good."""
         b = self.board
-        if b.solved() and all(b.placed):
+        if b.broken():
             return None
-        why = b.broken()
-        if why:
+        for check in self.contradictions:
+            step = check(b)
+            if step is not None:
+                b.apply(step)
+                return step
+        if b.solved() and all(b.placed):
             return None
         for t in self.tactics:
             for step in self.finders[t](b):

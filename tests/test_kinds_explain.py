@@ -166,6 +166,34 @@ def test_explain_str8ts_names_a_compartment_no_straight_fits(capsys, monkeypatch
     assert "no solution" in out + err
 
 
+@pytest.mark.parametrize("kind, text, reason", [
+    ("kakuro", "#   3\\  3\\\n\\3  .   .\n\\4  .   .\n",
+     "no combination of 2 digits adding up to 3 fits run r2c3-r3c3"),
+    ("killer", "AABB/CDDB/CEFF/CGFH A=4 B=7 C=9 D=5 E=4 F=7 G=1 H=4\n",
+     "no combination of 1 digit adding up to 4 fits cage H at r4c4"),
+])
+def test_steps_stop_where_a_sum_is_broken_and_say_which(capsys, monkeypatch, tmp_path, kind,
+                                                         text, reason):
+    """A puzzle whose sums cannot all be made: the steps stop at the first run or cage no
+    combination fits, and say so (they went on with singles that broke the sums, then
+    said only that the search finds no solution); hint and rate agree."""
+    path = tmp_path / "p.txt"
+    path.write_text(text)
+    code, out, err = run(capsys, monkeypatch, "explain", kind, str(path), "--output", "line")
+    assert code == 1, err
+    lines = out.splitlines()
+    assert lines[-1] == f"no solution: {reason}"
+    assert "no combination fits, so its cells keep no value" in lines[-2]
+    ptype = get_puzzle_type(kind)
+    (puzzle,) = ptype.parse(text, str(path))
+    code, out, err = run(capsys, monkeypatch, "hint", kind, str(path), "--output", "line")
+    assert code == 1 and reason in out + err
+    code, out, err = run(capsys, monkeypatch, "explain", kind, str(path), "--output", "json")
+    rating = json.loads(out)["rating"]
+    assert (rating["level"], rating["hardest"], rating["steps"]) == ("invalid", None, 0)
+    assert rate(ptype, puzzle).level == "invalid"
+
+
 def test_bad_cell_is_quoted_as_written(capsys, monkeypatch, tmp_path):
     code, _out, err = run(capsys, monkeypatch, "solve", "str8ts", KAKURO)  # a Kakuro file
     assert code == 2

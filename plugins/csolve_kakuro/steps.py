@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from csolve.errors import counted
 from csolve.logic import Board, Step, bits, vals
 
 from .rules import KAKURO_SUM, MAX_SUM, combo_tables
@@ -62,6 +63,34 @@ def _sets(masks: Sequence[int]) -> str:
     return shown + (f" ... ({len(masks)} in all)" if len(masks) > _SHOWN else "")
 
 
+def no_combination(b: Board) -> Step | None:
+    """The first run no combination fits any more (the placed digits and the candidates
+    rule every one out), as a step that takes every value from its cells: the puzzle has no
+    solution from here. The stepper looks for it before every step, so an explanation
+    stops where the sums are broken instead of going on with singles that break them."""
+    for g, cells, total in b.tagged(KAKURO_SUM):
+        cand = [b.cand[c] for c in cells]
+        union = placed = 0
+        for x in cand:
+            union |= x
+            if x and not x & (x - 1):
+                placed |= x
+        combos = combinations_of(len(cells), total)
+        if any(union & d == d and _fits(cand, -1, d) for d in combos):
+            continue
+        removed = [(c, v) for c, x in zip(cells, cand, strict=True) for v in bits(x)]
+        nb = b.namer
+        with_placed = f", {vals(placed)} placed" if placed else ""
+        return Step("kakuro-sum", removed=removed, cells=list(cells), values=bits(placed),
+                    groups=[g], level="easy",
+                    broken=f"no combination of {counted(len(cells), 'digit')} adding up "
+                           f"to {total} fits {nb.group(g)}",
+                    text=f"{nb.group(g)} (sum {total} in {len(cells)}{with_placed}): no "
+                         f"combination fits, so its cells keep no value: "
+                         f"{nb.losses(removed)}")
+    return None
+
+
 def kakuro_sum(b: Board) -> Iterator[Step]:
     """Runs whose combinations rule digits out: first those where the combinations that hold
     the run's placed digits suffice (easy), then those needing the candidates (medium)."""
@@ -94,3 +123,6 @@ def kakuro_sum(b: Board) -> Iterator[Step]:
             yield Step("kakuro-sum", removed=removed, cells=list(cells),
                        values=bits(placed), groups=[g], text=text,
                        level="easy" if easy else "medium")
+
+
+kakuro_sum.contradiction = no_combination  # type: ignore[attr-defined]

@@ -46,6 +46,22 @@ def _range_text(ws: list[tuple[int, int]]) -> str:
     return "one of the straights " + ", ".join(f"{a}..{b}" for a, b in ws)
 
 
+def no_straight(b: Board) -> Step | None:
+    """The first compartment no straight fits any more, as a step that takes every value
+    from its cells (looked for before every step: see :data:`csolve.logic.Finder`)."""
+    for g, cells, _line in b.tagged(STRAIGHT):
+        cand = [b.cand[c] for c in cells]
+        if windows(cand, b.n_values):
+            continue
+        removed = [(c, v) for c, x in zip(cells, cand, strict=True) for v in bits(x)]
+        nb = b.namer
+        return Step("str8ts-straight", removed=removed, cells=list(cells), groups=[g],
+                    level="easy", broken=f"no straight fits {nb.group(g)}",
+                    text=f"no straight fits {nb.group(g)}, so its cells keep no value: "
+                         f"{nb.losses(removed)}")
+    return None
+
+
 def straight(b: Board) -> Iterator[Step]:
     """Compartment ranges first (easy), then sure values: placed or out of the line."""
     nb = b.namer
@@ -56,12 +72,8 @@ def straight(b: Board) -> Iterator[Step]:
         for lo, hi in ws:
             allowed |= _mask(lo, hi)
         removed = [(c, v) for c, x in zip(cells, cand, strict=True) for v in bits(x & ~allowed)]
-        if removed:
-            if ws:
-                text = f"{nb.group(g)} can only be {_range_text(ws)}: {nb.losses(removed)}"
-            else:  # a contradiction: the puzzle has no solution from here
-                text = (f"no straight fits {nb.group(g)}, so its cells keep no value: "
-                        f"{nb.losses(removed)}")
+        if removed and ws:  # (none fits: no_straight says so before any step)
+            text = f"{nb.group(g)} can only be {_range_text(ws)}: {nb.losses(removed)}"
             yield Step("str8ts-straight", removed=removed, cells=list(cells), groups=[g],
                        values=bits(allowed), text=text, level="easy")
     for g, cells, line in b.tagged(STRAIGHT):
@@ -89,3 +101,6 @@ def straight(b: Board) -> Iterator[Step]:
                            text=f"{v} is sure in {nb.group(g)} (every straight it can be, "
                                 f"{listed}, holds it), so it leaves the rest of "
                                 f"{nb.group(line)}: {nb.losses(out)}")
+
+
+straight.contradiction = no_straight  # type: ignore[attr-defined]
