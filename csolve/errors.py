@@ -43,6 +43,7 @@ class ExitCode(IntEnum):
     BAD_INPUT = 2  # unreadable file, bad puzzle, bad option
     TIMEOUT = 3  # some puzzle hit --timeout
     INTERNAL = 4  # a bug: a solution failed validation, a kernel does not compile, ...
+    CANNOT_WRITE = 5  # the output (or the kernel cache) could not be written: a full disk
     INTERRUPTED = 130  # Ctrl-C
 
 

@@ -241,6 +241,17 @@ def test_a_closed_output_pipe_ends_quietly_with_141(args):
     assert "Traceback" not in r.stderr and "error" not in r.stderr
 
 
+@pytest.mark.parametrize("args", [("solve", "sudoku", HARD, "--output", "json"),
+                                  ("explain", "sudoku", HARD), ("list-backends",)])
+def test_output_that_cannot_be_written_is_one_line_and_exit_5(args):
+    """``csolve solve ... > /dev/full``: a full disk is said as such, not called a bug."""
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([sys.executable, "-m", "csolve", *args], stdout=full,
+                           stderr=subprocess.PIPE, text=True, timeout=300)
+    assert r.returncode == 5, r.stderr
+    assert r.stderr == "csolve: error: cannot write: No space left on device\n"
+
+
 def test_help_loads_every_plugin_but_no_numerics():
     """``csolve --help`` loads every plugin (they may add commands); their entry-point
     modules import numpy and numba only when a hook is called, so help stays instant."""

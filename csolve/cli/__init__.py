@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 import threading
@@ -76,6 +77,8 @@ def main() -> None:
                 sys.exit(int(ExitCode.BAD_INPUT))
         from csolve.plugins import debug_enabled
 
+        if isinstance(e, OSError) and e.errno in _WRITE_ERRORS:
+            _cannot_write(e)
         if debug_enabled():
             raise
         # a bug (in csolve or a plugin): one line and exit 4, the traceback on request
@@ -108,6 +111,8 @@ def main() -> None:
 
 #: the exit status of a program ended by a closed pipe (128 + SIGPIPE), as shells report it
 EXIT_PIPE_CLOSED = 141
+#: errors of a write that failed for want of room or a working device
+_WRITE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
 
 
 def _pipe_closed(e: SystemExit) -> bool:
@@ -209,6 +214,21 @@ def _say_interrupted() -> None:
         sys.stderr.flush()
     except (OSError, ValueError):
         pass
+
+
+def _cannot_write(error: OSError) -> None:
+    """Writing failed (``csolve solve ... > /dev/full``): one line and exit 5, not "a bug".
+    Output still buffered goes to /dev/null so that the exit's flush cannot fail again."""
+    from csolve.errors import ExitCode
+
+    where = f" {error.filename}" if error.filename else ""
+    sys.stderr.write(f"csolve: error: cannot write{where}: {error.strerror}\n")
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    sys.exit(int(ExitCode.CANNOT_WRITE))
 
 
 def _reader_gone() -> None:
