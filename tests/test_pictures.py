@@ -182,6 +182,10 @@ def test_render_command(capsys, tmp_path):
     code, out, err = run(capsys, "solve", "sudoku", str(nosol), "--output", "svg")
     assert code == 1 and parse_svg(out) is not None
     assert err.startswith(f"{nosol}:1: not solved: no-solution, drawn as given\n")
+    code, out, err = run(capsys, "solve", "sudoku", "2.....3.........", "--all", "--limit",
+                         "2", "--output", "svg")  # each solution drawn: nothing to say
+    assert code == 0 and len(parse_svg(out).findall(NS + "svg")) == 2
+    assert "drawn as given" not in err
 
 
 def test_explain_pictures_command(capsys, tmp_path):

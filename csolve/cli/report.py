@@ -136,7 +136,8 @@ class Reporter:
             self.pictures.extend(self.ptype.to_svg(r.puzzle, r.solution) for r in block
                                  if not self.streamed[r.puzzle.index])
             for r in block:  # a picture cannot say it: a puzzle drawn without a solution
-                if r.solution is None and not self.counting:
+                if r.solution is None and not self.counting and not self.streamed[
+                        r.puzzle.index]:
                     sys.stderr.write(f"{r.puzzle.where}: not solved: {r.status.value}, "
                                      "drawn as given\n")
         else:
