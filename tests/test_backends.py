@@ -153,6 +153,30 @@ def test_timeout_stops_every_worker(sudoku, backend, monkeypatch):
     assert not csolve_threads()
 
 
+def test_interleave_grows_a_turns_step_only_on_calls_that_used_it_all(sudoku, monkeypatch):
+    """A call that returns early (work asked for, a stop) says nothing about how long a
+    step takes: doubling on those grew a turn's step to seconds a call, and a time-out
+    waited for the call to end (--timeout 2 ended after 2.9 s)."""
+    from importlib import import_module
+
+    from csolve.kernels import abi
+
+    interleave = import_module("csolve.backends.interleave").Interleave
+    calls = []
+    run = interleave._run
+
+    def recorded(job, t, turns, count, kept):
+        before = t.step
+        out = run(job, t, turns, count, kept)
+        calls.append((out[2], before, t.step))
+        return out
+
+    monkeypatch.setattr(interleave, "_run", staticmethod(recorded))
+    r = solve_one(sudoku, one(sudoku, MANY), shared("interleave", limit=0, workers=3))
+    assert r.exact and any(code != abi.BUDGET for code, _, _ in calls)
+    assert all(after <= before for code, before, after in calls if code != abi.BUDGET)
+
+
 def thread_backends() -> list[str]:
     from importlib import import_module
 

@@ -127,7 +127,10 @@ class Interleave(Backend):
                 job.on_solution(s)
         elif len(kept) < job.keep:
             kept.extend(found[: min(take, job.keep - len(kept))])
-        if elapsed < TURN_SECONDS / 2 and t.step < 1 << 22:
+        # a call that used its whole step tells how long a step takes; one that returned
+        # early (work asked for, a stop) does not: doubling on those grew the step to
+        # seconds a call, and a time-out waited for the call to end
+        if r == abi.BUDGET and elapsed < TURN_SECONDS / 2 and t.step < 1 << 22:
             t.step *= 2
         elif elapsed > 2 * TURN_SECONDS and t.step > 16:
             t.step //= 2
