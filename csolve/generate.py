@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
+from typing import overload
 
 import numpy as np
 
@@ -52,15 +53,41 @@ class GenerationError(CsolveError):
     """A puzzle could not be generated as asked (e.g. no grade match within the tries)."""
 
 
-def derive_seeds(seed: int, count: int) -> list[int]:
+def derive_seeds(seed: int, count: int) -> Sequence[int]:
     """One independent seed per puzzle, the same whatever the number of workers. The first
     is ``seed`` itself, so a puzzle's own seed, asked for one puzzle, makes it again."""
-    if count <= 0:
-        return []
-    seed = operator.index(seed)  # a numpy integer too, as a plain int (JSON writes it)
-    children = np.random.SeedSequence(seed).spawn(count)
-    return [seed] + [int(c.generate_state(2, dtype=np.uint64)[0] >> np.uint64(1))
-                     for c in children[1:]]
+    return PuzzleSeeds(seed, count)
+
+
+class PuzzleSeeds(Sequence[int]):
+    """:func:`derive_seeds`' seeds, each worked out when asked for (the child i of
+    ``SeedSequence(seed).spawn(count)``, made alone): ``--count 1000000000`` starts at once
+    and holds no list of a billion seeds."""
+
+    def __init__(self, seed: int, count: int) -> None:
+        self.seed = operator.index(seed)  # a numpy integer too, as a plain int (JSON)
+        self.count = max(0, count)
+
+    def __len__(self) -> int:
+        return self.count
+
+    @overload
+    def __getitem__(self, i: int) -> int: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[int]: ...
+
+    def __getitem__(self, i: int | slice) -> int | list[int]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(self.count))]
+        k = operator.index(i)
+        if k < 0:
+            k += self.count
+        if not 0 <= k < self.count:
+            raise IndexError(i)
+        if k == 0:
+            return self.seed
+        child = np.random.SeedSequence(self.seed, spawn_key=(k,))
+        return int(child.generate_state(2, dtype=np.uint64)[0] >> np.uint64(1))
 
 
 def symmetry_groups(height: int, width: int, symmetry: str) -> list[tuple[int, ...]]:

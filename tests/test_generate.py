@@ -438,3 +438,30 @@ def test_serial_backend_makes_one_puzzle_at_a_time(sudoku):
     assert code == 0 and serial == threads
     for p in sudoku.parse(serial, "<generated>"):
         assert count_solutions(sudoku.model(p), 3) == 1
+
+
+def test_a_billion_puzzles_start_at_once_with_the_seeds_spawn_gives():
+    """The seeds are worked out one at a time as asked for (a list of a billion took
+    minutes and gigabytes before the first puzzle), and are the seeds they always were:
+    ``SeedSequence(seed).spawn(count)``'s children, the first the seed itself."""
+    from csolve.generate import derive_seeds
+
+    seeds = derive_seeds(7, 10**9)
+    assert len(seeds) == 10**9 and seeds[0] == 7
+    spawned = np.random.SeedSequence(7).spawn(5)
+    assert list(seeds[1:5]) == [int(c.generate_state(2, dtype=np.uint64)[0] >> np.uint64(1))
+                               for c in spawned[1:]]
+    assert seeds[-1] == seeds[10**9 - 1]
+    from itertools import islice
+
+    from csolve.generate import GenerateOptions, generate_puzzles
+    from csolve.puzzle import get_puzzle_type
+
+    str8ts = get_puzzle_type("str8ts")
+    made = generate_puzzles(str8ts, GenerateOptions(size=4), 10**9, seed=7, workers=2)
+    first_two = list(islice(made, 2))
+    made.close()
+    assert [g.seed for g in first_two] == list(seeds[:2])
+    for g in first_two:
+        r = solve_one(str8ts, g.puzzle, SolveOptions(limit=2))
+        assert r.count == 1 and str8ts.validate(g.puzzle, r.solutions[0]) == []
