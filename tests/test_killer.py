@@ -347,3 +347,13 @@ def test_a_janko_record_with_a_text_field_is_still_killer_json(tmp_path, capsys,
     solution = np.array(json.loads(out)["solution"]).ravel()
     assert killer.validate(p, solution) == []
     assert (solution == p.data.solution).all()
+
+
+@pytest.mark.parametrize("text", [
+    "ABAB/CDDB/CEFF/CGFH A=4 B=7 C=9 D=5 E=4 F=7 G=1 H=3",  # one label mistyped
+    "AABB/AABB/CCDD/DDCC A=10 B=10 C=10 D=10",  # diagonal corners do not join
+])
+def test_a_cage_in_pieces_is_bad_input(capsys, text):
+    code, out, err = run(capsys, "solve", "killer", text)
+    assert code == 2 and not out and err.count("\n") == 1
+    assert "is in 2 pieces (from r" in err and "a cage's cells touch side to side" in err

@@ -112,6 +112,12 @@ def make_grid(n: int, labels_of_cells: list[str], sums: dict[str, int], anchors:
     for lab in labels:
         if lab not in sums:
             where(None, f"cage {lab!r} has no sum")
+    for lab, own in zip(labels, cells, strict=True):
+        pieces = _pieces(own, n)
+        if len(pieces) > 1:  # a mistyped label makes another puzzle: say so
+            starts = ", ".join(f"r{p[0] // n + 1}c{p[0] % n + 1}" for p in pieces)
+            where(None, f"cage {lab!r} is in {len(pieces)} pieces (from {starts}): a cage's "
+                        "cells touch side to side")
     for lab in sums:
         if lab not in order:
             where((columns or {}).get(lab), f"a sum is given for cage {lab!r}, which has no "
@@ -122,6 +128,27 @@ def make_grid(n: int, labels_of_cells: list[str], sums: dict[str, int], anchors:
         givens=givens if givens is not None else np.zeros(n * n, dtype=np.int64),
         labels=labels,
         anchors=tuple(anchors.get(lab, cells[k][0]) for k, lab in enumerate(labels)))
+
+
+def _pieces(cells: list[int], n: int) -> list[list[int]]:
+    """The cells of a cage in pieces that touch side to side, each in reading order."""
+    left = set(cells)
+    pieces = []
+    for start in cells:
+        if start not in left:
+            continue
+        left.discard(start)
+        piece, todo = [], [start]
+        while todo:
+            c = todo.pop()
+            piece.append(c)
+            r, col = divmod(c, n)
+            for d in ((r > 0) * -n, (r < n - 1) * n, (col > 0) * -1, (col < n - 1) * 1):
+                if d and c + d in left:
+                    left.discard(c + d)
+                    todo.append(c + d)
+        pieces.append(sorted(piece))
+    return pieces
 
 
 def _sum_tokens(tokens: list[tuple[str, int]], where, sums: dict[str, int] | None = None,
