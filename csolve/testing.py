@@ -62,9 +62,27 @@ def _solved_masks(ptype: PuzzleType, puzzle: Puzzle) -> np.ndarray:
     state = SearchState(model, kernels_for_model(model), solution_capacity=1)
     state.push_root()
     reason = state.run(new_ctrl(), 1, False, 1 << 40)
-    assert state.found, f"{puzzle.where}: no solution found (search ended with code {reason})"
+    assert state.found, (f"{puzzle.where}: the model's search finds no solution" + (
+        " (it searched the whole tree: model and rules rule every state out)"
+        if reason == abi.EXHAUSTED else f" (the search ended with kernel code {reason})"))
     assert reason in (abi.LIMIT, abi.EXHAUSTED), reason
     return state.sols[0].copy()
+
+
+def _problems(ptype: PuzzleType, p: Puzzle, solution: Any) -> list[str]:
+    """``validate``'s answer, checked to be what the contract says: a list of strings."""
+    problems = ptype.validate(p, solution)
+    assert isinstance(problems, list) and all(isinstance(x, str) for x in problems), (
+        f"{p.where}: validate returned {problems!r}; it returns a list of problems, as "
+        "strings ([] when the solution is valid)")
+    return problems
+
+
+def _line(ptype: PuzzleType, p: Puzzle, solution: Any) -> str:
+    line = ptype.format_line(p, solution)
+    assert isinstance(line, str), (f"{p.where}: format_line returned {line!r} "
+                                   f"({type(line).__name__}); it returns the line, a str")
+    return line
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -86,7 +104,7 @@ def check_round_trip(ptype: PuzzleType, text: str) -> Sequence[Puzzle]:
     puzzles = _parse(ptype, text)
     assert puzzles, "the sample text holds no puzzle"
     for p in puzzles:
-        line = ptype.format_line(p, None)
+        line = _line(ptype, p, None)
         assert "\n" not in line, f"{p.where}: format_line wrote more than one line"
         try:
             back = _parse(ptype, line, "<format_line>")
@@ -95,7 +113,7 @@ def check_round_trip(ptype: PuzzleType, text: str) -> Sequence[Puzzle]:
                                  f"refuses: {type(e).__name__}: {e}") from e
         assert len(back) == 1, f"{p.where}: format_line reads back as {len(back)} puzzles"
         (q,) = back
-        assert ptype.format_line(q, None) == line, f"{p.where}: format_line is not stable"
+        assert _line(ptype, q, None) == line, f"{p.where}: format_line is not stable"
         a, b = ptype.model(p), ptype.model(q)
         assert a.key == b.key and a.n_cells == b.n_cells, f"{p.where}: another model"
         assert (a.init == b.init).all(), f"{p.where}: other givens after the round trip"
@@ -150,7 +168,8 @@ def check_solutions(ptype: PuzzleType, text: str, solutions: str | None = None) 
         count, exact, sols = _solve(ptype, p, limit=2)
         assert (count, exact) == (1, True), f"{p.where}: {count} solutions, expected one"
         sol = sols[0]
-        assert ptype.validate(p, sol) == [], f"{p.where}: {ptype.validate(p, sol)}"
+        assert _problems(ptype, p, sol) == [], f"{p.where}: {ptype.validate(p, sol)}"
+        _check_json(ptype, p, sol)
         model = ptype.model(p)
         givens = ptype.decode(p, np.where(_singles(model.init), model.init, np.uint64(0)))
         if isinstance(givens, np.ndarray) and np.shape(givens) == np.shape(sol):
@@ -159,12 +178,24 @@ def check_solutions(ptype: PuzzleType, text: str, solutions: str | None = None) 
         if known is not None:
             assert _same(sol, known[i]), f"{p.where}: not the known solution"
             assert ptype.validate(p, known[i]) == [], f"{p.where}: the known solution fails"
-        (back,) = _parse(ptype, ptype.format_line(p, sol), "<solution line>")
+        (back,) = _parse(ptype, _line(ptype, p, sol), "<solution line>")
         assert ptype.is_complete(back), f"{p.where}: a solution's line is not complete"
         assert _same(ptype.as_solution(back), sol), f"{p.where}: solution line reads back wrong"
         _check_a_changed_cell_is_refused(ptype, p, model)
         found.append(sol)
     return found
+
+
+def _check_json(ptype: PuzzleType, p: Puzzle, solution: Any) -> None:
+    """``to_json`` gives what ``--output json`` can write: JSON types only."""
+    import json
+
+    try:
+        json.dumps(ptype.to_json(p, solution))
+    except (TypeError, ValueError) as e:
+        raise AssertionError(f"{p.where}: to_json returned what JSON cannot hold ({e}); "
+                             "--output json would fail: return lists, not arrays, and "
+                             "plain ints") from e
 
 
 def _singles(masks: np.ndarray) -> np.ndarray:

@@ -12,6 +12,7 @@ import pytest
 from csolve.puzzle import get_puzzle_type
 from csolve.testing import (
     check_backend_counts,
+    check_batch_methods,
     check_input_error,
     check_light_entry_point,
     check_puzzle_type,
@@ -142,3 +143,38 @@ def test_the_kit_says_what_is_wrong_in_a_plugins_words():
     with pytest.raises(AssertionError, match=r"format_line wrote '#####', which parse "
                                              r"refuses: PuzzleInputError"):
         check_round_trip(Unreadable(), "2.....3......4.1\n")
+
+
+def test_the_kit_names_the_method_that_breaks_the_contract():
+    """A method returning the wrong kind of thing is named with what it returned: an array
+    from to_json (which --output json cannot write), None from validate, an int from
+    format_line; a model that rules every state out says so, not "code 0"."""
+    from csolve_sudoku.plugin import Sudoku
+
+    from csolve.testing import check_round_trip
+
+    sample = "2.....3......4.1\n"
+
+    class ArrayJson(Sudoku):
+        def to_json(self, puzzle, solution):
+            import numpy as np
+
+            return np.asarray(solution)
+
+    class NoneValidate(Sudoku):
+        def validate(self, puzzle, solution):
+            return None
+
+    class IntLine(Sudoku):
+        def format_line(self, puzzle, solution):
+            return 7
+
+    with pytest.raises(AssertionError, match="to_json returned what JSON cannot hold"):
+        check_solutions(ArrayJson(), sample)
+    with pytest.raises(AssertionError, match=r"validate returned None; it returns a list"):
+        check_solutions(NoneValidate(), sample)
+    with pytest.raises(AssertionError, match=r"format_line returned 7 \(int\)"):
+        check_round_trip(IntLine(), sample)
+    with pytest.raises(AssertionError, match="the model's search finds no solution "
+                                             r"\(it searched the whole tree"):
+        check_batch_methods(get_puzzle_type("sudoku"), "1..4..2..3..4..1\n")
