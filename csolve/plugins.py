@@ -91,6 +91,18 @@ def blamed_plugin(error: BaseException) -> str | None:
     return None
 
 
+def type_in_use_from_plugin() -> str | None:
+    """How messages name the puzzle type in use and the installed plugin (not csolve's own)
+    it comes from, when there is one: a bug may be in that plugin's code even where no frame
+    of a traceback is (a method that returned the wrong thing)."""
+    from csolve.puzzle import used
+
+    for name, plugin in used.items():
+        if plugin != CORE and _dist_of(plugin, ("", ""))[0] != "csolve":
+            return f"puzzle type {name!r} comes from {describe(plugin)}"
+    return None
+
+
 def report_failure(plugin_name: str, what: str, error: BaseException) -> None:
     """One line on stderr, once per plugin and stage; the traceback with ``CSOLVE_DEBUG=1``."""
     key = f"{plugin_name}\0{what}"

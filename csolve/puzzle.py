@@ -385,6 +385,9 @@ class DeferredPuzzleType:
 
 
 _loaded: dict[DeferredPuzzleType, PuzzleType] = {}
+#: the puzzle types looked up by name in this process, and the plugin of each (an error
+#: message can then say whose code a bug may be in)
+used: dict[str, str] = {}
 
 
 def _resolved(item: Any, plugin: str) -> PuzzleType | None:
@@ -432,6 +435,7 @@ def get_puzzle_type(name: str) -> PuzzleType:
     if name in found:
         ptype = _resolved(*found[name])
         if ptype is not None:
+            used[name] = found[name][1]
             return ptype
     if name in conflicts:
         raise conflicts[name]

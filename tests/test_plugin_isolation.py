@@ -387,6 +387,37 @@ def test_a_plugins_bug_at_run_time_is_one_line_and_exit_4(site, tmp_path, monkey
         main()
 
 
+WRONG_RETURN = """
+from csolve.hookspecs import hookimpl
+from csolve_sudoku.plugin import Sudoku
+
+
+class Odd(Sudoku):
+    name = "odd-sudoku"
+
+    def validate_many(self, puzzles, solutions):
+        return None  # a list of lists of problems, by the contract
+
+
+@hookimpl
+def csolve_register_puzzles(register):
+    register(Odd())
+"""
+
+
+def test_a_bug_with_a_plugins_type_in_use_names_the_plugin(site):
+    """A plugin method that returns the wrong thing fails in csolve's code, where no frame
+    is the plugin's: the line still says whose type was in use."""
+    install(site, "brokenplug", {"odd": WRONG_RETURN})
+    r = program(site, "solve", "odd-sudoku", HARD, "--output", "line")
+    assert r.returncode == 4 and r.stderr.count("\n") == 1, r.stderr
+    assert r.stderr.startswith("csolve: internal error: TypeError: ")
+    assert ("(puzzle type 'odd-sudoku' comes from plugin 'odd' (brokenplug 0.1): a bug there "
+            "or in csolve; CSOLVE_DEBUG=1 shows the traceback)") in r.stderr
+    r = program(site, "solve", "sudoku", HARD, "--output", "line")  # csolve's own: as it was
+    assert r.returncode == 0
+
+
 BAD_RULE = """
 import numpy as np
 

@@ -96,8 +96,12 @@ def main() -> None:
                              f"{': ' + detail if detail else ''} (a bug in that plugin; "
                              "CSOLVE_DEBUG=1 shows the traceback)\n")
             sys.exit(int(ExitCode.INTERNAL))
+        from csolve.plugins import type_in_use_from_plugin
+
+        whose = type_in_use_from_plugin()
+        bug = f"{whose}: a bug there or in csolve" if whose else "a bug"
         sys.stderr.write(f"csolve: internal error: {name}{': ' + detail if detail else ''} "
-                         "(a bug; CSOLVE_DEBUG=1 shows the traceback)\n")
+                         f"({bug}; CSOLVE_DEBUG=1 shows the traceback)\n")
         sys.exit(int(ExitCode.INTERNAL))
     finally:
         _interrupt_dealt_with()
