@@ -213,11 +213,15 @@ def parse_text(ptype: PuzzleType, text: str, source: str, fmt: str | None
     if records is not None:  # generate's records: the text they carry, in its own format
         text, fmt = records, None if fmt == "json" else fmt
     try:
-        return ptype.parse(text, source, fmt)
+        puzzles = ptype.parse(text, source, fmt)
     except PuzzleInputError:
         raise
     except (ValueError, IndexError, KeyError) as e:
         raise PuzzleInputError(source, None, None, f"cannot parse: {e}") from None
+    if not isinstance(puzzles, Sequence):  # a plugin's bug, not the input's
+        raise TypeError(f"puzzle type {ptype.name!r}: parse returned {puzzles!r}, not a list "
+                        "of puzzles")
+    return puzzles
 
 
 class Solver:

@@ -387,11 +387,20 @@ def _fallback(model: Model, options: SolveOptions) -> Model | None:
 def checked(ptype: PuzzleType, puzzle: Puzzle, masks: np.ndarray) -> Any:
     """Decode a solved state and validate it against the givens."""
     solution = ptype.decode(puzzle, masks)
-    problems = ptype.validate(puzzle, solution)
+    problems = _listed(ptype, "validate", ptype.validate(puzzle, solution))
     if problems:
         raise InvalidSolutionError(
             f"{puzzle.where}: internal error: a solution failed validation: {problems[0]}")
     return solution
+
+
+def _listed(ptype: PuzzleType, method: str, problems: Any) -> list:
+    """A validator's answer, which must be a list (empty: valid): anything else (None from
+    a method that forgot to return) is the plugin's bug, not a valid solution."""
+    if not isinstance(problems, list):
+        raise TypeError(f"puzzle type {ptype.name!r}: {method} returned {problems!r}, not a "
+                        "list of problems ([] when valid)")
+    return problems
 
 
 def _checked_many(ptype: PuzzleType, puzzles: Sequence[Puzzle], masks: np.ndarray
@@ -400,8 +409,9 @@ def _checked_many(ptype: PuzzleType, puzzles: Sequence[Puzzle], masks: np.ndarra
     if not puzzles:
         return []
     solutions = ptype.decode_many(puzzles, masks)
-    for k, problems in enumerate(ptype.validate_many(puzzles, solutions)):
-        if problems:
+    for k, problems in enumerate(_listed(ptype, "validate_many",
+                                         ptype.validate_many(puzzles, solutions))):
+        if _listed(ptype, "validate_many", problems):
             raise InvalidSolutionError(f"{puzzles[k].where}: internal error: a solution "
                                        f"failed validation: {problems[0]}")
     return solutions

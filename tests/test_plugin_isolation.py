@@ -418,6 +418,36 @@ def test_a_bug_with_a_plugins_type_in_use_names_the_plugin(site):
     assert r.returncode == 0
 
 
+NONE_FROM = """
+from csolve.hookspecs import hookimpl
+from csolve_sudoku.plugin import Sudoku
+
+
+class Odd(Sudoku):
+    name = "odd-sudoku"
+
+    def {method}(self, *args, **kwargs):
+        return None
+
+
+@hookimpl
+def csolve_register_puzzles(register):
+    register(Odd())
+"""
+
+
+@pytest.mark.parametrize("method, words", [
+    ("parse", "parse returned None, not a list of puzzles"),  # was "no puzzle found"
+    ("validate", "validate returned None, not a list of problems"),  # was taken as valid
+])
+def test_a_plugin_method_returning_none_is_its_bug_not_the_inputs(site, method, words):
+    install(site, "brokenplug", {"odd": NONE_FROM.replace("{method}", method)})
+    one = open(HARD).read().splitlines()[1]  # one puzzle: the path that checks it alone
+    r = program(site, "solve", "odd-sudoku", one, "--backend", "locked-pool", "--workers", "2")
+    assert r.returncode == 4 and r.stderr.count("\n") == 1, r.stderr
+    assert f"puzzle type 'odd-sudoku': {words}" in r.stderr and "brokenplug" in r.stderr
+
+
 BAD_RULE = """
 import numpy as np
 
