@@ -144,6 +144,14 @@ def _register(pm: pluggy.PluginManager, name: str, load: Any) -> None:
         report_failure(name, "failed to load", e)
         if pm.get_plugin(name) is not None:
             pm.unregister(name=name)
+        return
+    unmarked = [attr for attr in dir(plugin) if attr.startswith("csolve_")
+                and hasattr(pm.hook, attr) and callable(getattr(plugin, attr, None))
+                and not hasattr(getattr(plugin, attr), "csolve_impl")]
+    if unmarked:  # pluggy passes over them without a word
+        _warn_once(f"unmarked\0{name}", f"{describe(name)} defines {', '.join(unmarked)} "
+                   "without @hookimpl (from csolve.hookspecs import hookimpl), so csolve "
+                   "does not call it")
 
 
 def _check_pending(pm: pluggy.PluginManager) -> None:

@@ -448,6 +448,28 @@ def test_a_plugin_method_returning_none_is_its_bug_not_the_inputs(site, method, 
     assert f"puzzle type 'odd-sudoku': {words}" in r.stderr and "brokenplug" in r.stderr
 
 
+NO_MARKER = """
+from csolve_sudoku.plugin import Sudoku
+
+
+class Odd(Sudoku):
+    name = "odd-sudoku"
+
+
+def csolve_register_puzzles(register):  # no @hookimpl: pluggy passes over it
+    register(Odd())
+"""
+
+
+def test_a_hook_without_its_marker_is_named(site):
+    install(site, "brokenplug", {"nodeco": NO_MARKER})
+    r = program(site, "list-plugins")
+    assert r.returncode == 0
+    (line,) = warnings(r.stderr)
+    assert ("plugin 'nodeco' (brokenplug 0.1) defines csolve_register_puzzles without "
+            "@hookimpl") in line
+
+
 BAD_RULE = """
 import numpy as np
 
