@@ -182,3 +182,12 @@ def test_cli_solve_count_and_validate(tmp_path):
     ksolved = tmp_path / "k.txt"
     ksolved.write_text(k.stdout)
     assert _cli("validate", "kakuro", str(ksolved)).returncode == 0
+
+
+@pytest.mark.parametrize("args, problem", [
+    (("#124241313424231",), "compartment of row 1 from r1c2 holds 1, 2, 4, not a straight"),
+    (("#234241331424321", "--against", "1..............."), "white cell r1c1 holds no digit"),
+])
+def test_str8ts_validation_says_problems_in_words(args, problem):
+    code, out, _ = run_cli("validate", "str8ts", *args)
+    assert code == 1 and out == f"<text>:1: invalid (complete): {problem}\n"

@@ -125,6 +125,8 @@ class Str8ts(PuzzleType):
                     if v != want:
                         problems.append(f"black cell {where} must hold {want or 'nothing'}, "
                                         f"not {v}")
+                elif v == 0:  # blank, or black in the grid checked
+                    problems.append(f"white cell {where} holds no digit")
                 elif not 1 <= v <= n:
                     problems.append(f"white cell {where} holds {v}, not a digit 1..{n}")
                 elif want and v != want:
@@ -134,7 +136,8 @@ class Str8ts(PuzzleType):
             vals = sorted(int(solution[rc]) for rc in run)
             if vals and vals[-1] - vals[0] != len(vals) - 1:
                 problems.append(f"compartment of {name} {i + 1} from "
-                                f"r{run[0][0] + 1}c{run[0][1] + 1} holds {vals}, not a straight")
+                                f"r{run[0][0] + 1}c{run[0][1] + 1} holds "
+                                f"{', '.join(map(str, vals))}, not a straight")
         return problems
 
     def format_line(self, puzzle: Puzzle, solution: np.ndarray | None) -> str:
