@@ -191,3 +191,14 @@ def test_cli_solve_count_and_validate(tmp_path):
 def test_str8ts_validation_says_problems_in_words(args, problem):
     code, out, _ = run_cli("validate", "str8ts", *args)
     assert code == 1 and out == f"<text>:1: invalid (complete): {problem}\n"
+
+
+def test_a_kakuro_given_its_run_cannot_hold_is_a_conflicting_given(tmp_path):
+    """As Killer says of a cage: a 5 in a two-cell run of sum 4 is bad input (exit 2), not a
+    puzzle with no solution (exit 1)."""
+    path = tmp_path / "k.txt"
+    path.write_text("#  4\\  3\\\n\\4  .  5\n\\3  .  .\n")
+    code, out, err = run_cli("solve", "kakuro", str(path))
+    assert code == 2 and not out
+    assert err == (f"csolve: error: {path}:2: conflicting givens: run r2c2-r2c3 (sum 4 in 2) "
+                   "cannot hold 5\n")

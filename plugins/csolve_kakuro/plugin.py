@@ -42,6 +42,12 @@ def _digits(g: KakuroGrid, solution: np.ndarray, cells) -> list[int]:
     return [int(solution[r, c]) for r, c in cells]
 
 
+def _span(run) -> str:
+    """A run as explanations name it: its first and last cells (``r2c2-r2c3``)."""
+    (r0, c0), (r1, c1) = run.cells[0], run.cells[-1]
+    return f"r{r0 + 1}c{c0 + 1}-r{r1 + 1}c{c1 + 1}"
+
+
 class Kakuro(PuzzleType):
     name = "kakuro"
     description = "Kakuro: runs of white cells hold distinct digits 1-9 adding up to their clue"
@@ -59,7 +65,7 @@ class Kakuro(PuzzleType):
         from .rules import combo_tables
 
         g: KakuroGrid = puzzle.data
-        offsets, _ = combo_tables()
+        offsets, masks = combo_tables()
         for run in g.runs:
             n = len(run.cells)
             idx = n * (kgrid.MAX_SUM + 1) + run.total
@@ -74,6 +80,13 @@ class Kakuro(PuzzleType):
                 raise PuzzleInputError(puzzle.source, line, None,
                                        f"conflicting givens: a digit repeats in the run of "
                                        f"r{run.clue[0] + 1}c{run.clue[1] + 1}")
+            held = sum(1 << (d - 1) for d in given)
+            if given and not any(int(m) & held == held
+                                 for m in masks[offsets[idx]:offsets[idx + 1]]):
+                raise PuzzleInputError(  # as Killer says it of a cage
+                    puzzle.source, line, None,
+                    f"conflicting givens: run {_span(run)} (sum {run.total} in {n}) cannot "
+                    f"hold {', '.join(map(str, sorted(given)))}")
 
     def model(self, puzzle: Puzzle, rules: tuple[str, ...] | None = None) -> Model:
         g: KakuroGrid = puzzle.data
