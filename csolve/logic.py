@@ -144,6 +144,8 @@ class Board:
         self.cand = [int(x) for x in model.init]
         self.placed = [False] * len(self.cand)
         self.contradiction: str | None = None  # a step's reason there is no solution
+        #: cells whose candidates changed since the stepper last looked for contradictions
+        self.dirty: set[int] = set(range(len(self.cand)))
 
     def tagged(self, tag: int) -> Iterator[tuple[int, list[int], int]]:
         """(group, its cells, its parameter) of every group a plugin's rule tagged ``tag``
@@ -152,6 +154,16 @@ class Board:
         for g, cells in enumerate(self.groups):
             if int(km.group_tag[g]) == tag:
                 yield g, cells, int(km.group_param[g])
+
+    def touched(self, tag: int) -> Iterator[tuple[int, list[int], int]]:
+        """:meth:`tagged`'s groups that hold a cell changed since the stepper last looked for
+        contradictions (all of them the first time), in group order: a contradiction check
+        need look at no other."""
+        km = self.model.kernel
+        groups = {g for c in self.dirty for g in self.cell_groups[c]
+                  if int(km.group_tag[g]) == tag}
+        for g in sorted(groups):
+            yield g, self.groups[g], int(km.group_param[g])
 
     def group_of(self, cell: int, family: int) -> int:
         for g in self.cell_groups[cell]:
@@ -166,8 +178,10 @@ class Board:
             self.contradiction = step.broken
         for c, v in step.removed:
             self.cand[c] &= ~(1 << (v - 1))
+            self.dirty.add(c)
         for c, v in step.placed:
             self.cand[c] = 1 << (v - 1)
+            self.dirty.add(c)
         if settle:
             for c, _v in step.placed:
                 self.settle(c)
@@ -176,7 +190,9 @@ class Board:
         self.placed[c] = True
         x = self.cand[c]
         for p in self.peers[c]:
-            self.cand[p] &= ~x
+            if self.cand[p] & x:
+                self.cand[p] &= ~x
+                self.dirty.add(p)
 
     def solved(self) -> bool:
         return all(x and not x & (x - 1) for x in self.cand)
@@ -416,6 +432,7 @@ class Stepper:
             if step is not None:
                 b.apply(step)
                 return step
+        b.dirty.clear()
         if b.solved() and all(b.placed):
             return None
         for t in self.tactics:

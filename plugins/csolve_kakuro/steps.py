@@ -9,6 +9,7 @@ rule a digit out of one cell, is graded medium.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 
 from csolve.errors import counted
@@ -19,13 +20,14 @@ from .rules import KAKURO_SUM, MAX_SUM, combo_tables
 _SHOWN = 6  # combinations named in a step before "..."
 
 
-def combinations_of(length: int, total: int) -> list[int]:
+@functools.cache
+def combinations_of(length: int, total: int) -> tuple[int, ...]:
     """Digit masks of the sets of ``length`` distinct digits adding up to ``total``."""
     if not 1 <= length <= 9 or not 1 <= total <= MAX_SUM:
-        return []
+        return ()
     offsets, masks = combo_tables()
     idx = length * (MAX_SUM + 1) + total
-    return [int(m) for m in masks[offsets[idx]:offsets[idx + 1]]]
+    return tuple(int(m) for m in masks[offsets[idx]:offsets[idx + 1]])
 
 
 def _fits(cand: Sequence[int], skip: int, digits: int) -> bool:
@@ -68,7 +70,7 @@ def no_combination(b: Board) -> Step | None:
     rule every one out), as a step that takes every value from its cells: the puzzle has no
     solution from here. The stepper looks for it before every step, so an explanation
     stops where the sums are broken instead of going on with singles that break them."""
-    for g, cells, total in b.tagged(KAKURO_SUM):
+    for g, cells, total in b.touched(KAKURO_SUM):
         cand = [b.cand[c] for c in cells]
         union = placed = 0
         for x in cand:

@@ -49,7 +49,7 @@ def _range_text(ws: list[tuple[int, int]]) -> str:
 def no_straight(b: Board) -> Step | None:
     """The first compartment no straight fits any more, as a step that takes every value
     from its cells (looked for before every step: see :data:`csolve.logic.Finder`)."""
-    for g, cells, _line in b.tagged(STRAIGHT):
+    for g, cells, _line in b.touched(STRAIGHT):
         cand = [b.cand[c] for c in cells]
         if windows(cand, b.n_values):
             continue
