@@ -67,6 +67,30 @@ def test_exact_counts_on_every_backend(sudoku, backend, workers, serial_count):
     assert not csolve_threads()
 
 
+def test_an_idle_work_stealer_looks_again_only_when_a_chunk_is_published(monkeypatch):
+    """An idle worker that found nothing to steal waits until a chunk is published (or the
+    search ends) before it looks again: with hundreds of workers on two cores, workers
+    that looked again on every wake kept the idle count short of all, and a count never
+    ended. Each worker going back to looking is recorded with the chunks waiting then
+    (read under the team's lock): never none."""
+    from importlib import import_module
+
+    import csolve
+
+    team_class = import_module("csolve.backends.threads").Team
+    go_busy = team_class.go_busy
+    waiting: list[int] = []
+
+    def recorded(team, w):
+        waiting.append(team.pending)
+        go_busy(team, w)
+
+    monkeypatch.setattr(team_class, "go_busy", recorded)
+    r = csolve.count("str8ts", "." * 25, backend="work-stealing", workers=64, probe=0)
+    assert (r.count, r.exact) == (161280, True)
+    assert waiting and min(waiting) > 0
+
+
 @pytest.mark.parametrize("backend", ["work-stealing", "locked-pool", "path-stack",
                                      "static-partition"])
 def test_hundreds_of_workers_on_few_cores_end_with_the_exact_count(backend):

@@ -198,28 +198,33 @@ class WorkStealing(ThreadedBackend):
         team.deques = [deque() for _ in range(team.n)]
         team.dlocks = [threading.Lock() for _ in range(team.n)]
         team.rng = [random.Random(i) for i in range(team.n)]
-        team.pending = 0  # chunks in the deques (under team.lock; may run ahead of them)
+        # chunks in the deques that no thief has claimed yet (under team.lock): counted
+        # once a chunk is in its deque, and claimed before it is taken out, so it is never
+        # more than the deques hold and a claim always finds a chunk
+        team.pending = 0
 
     def _steal(self, team: Team, w: Worker) -> bool:
-        i = w.index
-        with w.locked(team.dlocks[i]):
-            chunk = team.deques[i].pop() if team.deques[i] else None
-        if chunk is None:
-            order = [v for v in range(team.n) if v != i]
-            team.rng[i].shuffle(order)
-            for v in order:
-                if not team.deques[v]:
-                    continue
-                with w.locked(team.dlocks[v]):
-                    chunk = team.deques[v].popleft() if team.deques[v] else None
-                if chunk is not None:
-                    break
-        if chunk is None:
-            return False
         with w.locked(team.lock):
-            team.pending -= 1
-        _receive(w, chunk)
-        return True
+            if team.pending <= 0:
+                return False
+            team.pending -= 1  # one chunk in the deques is this worker's now
+        i = w.index
+        while True:  # (another thief may take the chunk seen first: look again)
+            with w.locked(team.dlocks[i]):
+                chunk = team.deques[i].pop() if team.deques[i] else None
+            if chunk is None:
+                order = [v for v in range(team.n) if v != i]
+                team.rng[i].shuffle(order)
+                for v in order:
+                    if not team.deques[v]:
+                        continue
+                    with w.locked(team.dlocks[v]):
+                        chunk = team.deques[v].popleft() if team.deques[v] else None
+                    if chunk is not None:
+                        break
+            if chunk is not None:
+                _receive(w, chunk)
+                return True
 
     def acquire(self, team: Team, w: Worker) -> bool:
         # A worker counts as busy while it looks for work, so termination cannot be declared
@@ -234,7 +239,7 @@ class WorkStealing(ThreadedBackend):
             with w.locked(team.lock):
                 if team.go_idle(w, pending=team.pending):
                     return False
-                while not team.pending and not team.over.is_set():
+                while team.pending <= 0 and not team.over.is_set():
                     for _ in range(8):  # ask a busy worker to publish (a few random tries)
                         other = team.workers[rng.randrange(team.n)]
                         if other.busy:
