@@ -40,9 +40,11 @@ if TYPE_CHECKING:
     from csolve.solver import SolveOptions
 
 #: the command's options that are keywords of the API too, as messages shared with the
-#: command name them (``--tries N``)
-_OPTION = re.compile(r"--(tries|clues|symmetry|box|timeout|workers|limit|backend|format|seed"
-                     r"|size|difficulty|engine|rules|tactics)\b(?: (N)\b)?")
+#: command name them (``--tries N``); quoted words (what the caller wrote) are matched
+#: first, to be left as they are
+_OPTION = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|--(tries|clues|symmetry|box|timeout|workers"
+                     r"|limit|backend|format|seed|size|difficulty|engine|rules|tactics)\b"
+                     r"(?: (N)\b)?")
 
 
 def _in_python_words(fn: Callable) -> Callable:
@@ -59,8 +61,20 @@ def _in_python_words(fn: Callable) -> Callable:
     return wrapper
 
 
+def _reworded(items: Iterator) -> Iterator:
+    """``items``, with the errors raised while they are made reworded as above."""
+    try:
+        yield from items
+    except CsolveError as e:
+        if AUDIENCE.get() == "python":
+            _reword(e)
+        raise
+
+
 def _reword(e: CsolveError) -> None:
     def keyword(m: re.Match) -> str:
+        if m.group(1) is None:  # a quoted word
+            return m.group(0)
         return f"{m.group(1)}={m.group(2) or ''}"
 
     if isinstance(e, PuzzleInputError):
@@ -352,8 +366,8 @@ class Solver:
                 _of_kind(self.puzzle_type, p)
         else:
             items = self.read(puzzles)
-        return solve_blocks(self.puzzle_type, items, self.options, on_solution=on_solution,
-                            progress=progress, ctrl=ctrl)
+        return _reworded(solve_blocks(self.puzzle_type, items, self.options,
+                                      on_solution=on_solution, progress=progress, ctrl=ctrl))
 
 
 def _check_keywords(backend_options: dict[str, Any], known: Any) -> None:

@@ -428,3 +428,10 @@ def test_errors_name_the_apis_keywords_not_the_commands_options(call, error, wor
         call()
     assert type(e.value).__name__ == error and words in str(e.value)
     assert "--" not in str(e.value)
+
+
+def test_the_callers_own_words_are_quoted_as_written():
+    with pytest.raises(csolve.UnknownNameError, match="unknown puzzle type '--tries'"):
+        csolve.solve("--tries", "1")
+    with pytest.raises(csolve.UnknownNameError, match="unknown rule '--box'"):
+        csolve.solve("sudoku", HARD, rules=["--box"])
