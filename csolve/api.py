@@ -170,7 +170,7 @@ def read_argument(ptype: PuzzleType, item: str | os.PathLike, fmt: str | None
                   ) -> Sequence[Puzzle]:
     """The puzzles of one argument: a file (``-``: standard input), or puzzle text. A line
     that is neither an existing file nor a puzzle is "no such file"."""
-    from csolve.io import read_file
+    from csolve.io import check_text, read_file
 
     if isinstance(item, os.PathLike) or item == "-" or os.path.exists(item):
         text, name = read_file(os.fspath(item))
@@ -182,6 +182,7 @@ def read_argument(ptype: PuzzleType, item: str | os.PathLike, fmt: str | None
         return puzzles
     if not item.strip():
         raise PuzzleInputError("<text>", None, None, "no puzzle given (the text is empty)")
+    check_text(item, "<text>")  # as a file's text is checked
     if "\n" in item.strip():
         return parse_text(ptype, item, "<text>", fmt)
     try:

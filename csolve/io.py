@@ -13,6 +13,8 @@ BOM = "\ufeff"
 CHUNK = 1 << 20
 #: control characters no puzzle text holds (tabs, line and page breaks are white space)
 CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
+#: what ``str.splitlines`` ends a line at (besides the control characters refused)
+_LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 #: every byte but those: deleting them leaves a chunk empty when it holds none (a scan
 #: ~6x faster than the pattern's, which then only finds where the first one is)
 _TEXT_BYTES = bytes([*range(0x09, 0x0E), *range(0x20, 0x7F), *range(0x80, 0x100)])
@@ -39,8 +41,7 @@ def read_file(path: str) -> tuple[str, str]:
 def _read_text(f: BinaryIO, name: str) -> str:
     decoder = codecs.getincrementaldecoder("utf-8")()
     parts: list[str] = []
-    lines = 0  # line breaks in ``parts``
-    tail = 0  # characters after the last of them
+    lines = 0  # line feeds in ``parts`` (where a byte that is not UTF-8 is, roughly)
     while True:
         data = f.read(CHUNK)
         try:
@@ -48,17 +49,24 @@ def _read_text(f: BinaryIO, name: str) -> str:
         except UnicodeDecodeError as e:
             line = lines + data[: max(0, e.start)].count(b"\n") + 1
             raise PuzzleInputError(name, line, None, "not UTF-8 text") from None
-        bad = CONTROL.search(text) if data.translate(None, _TEXT_BYTES) else None
-        if bad is not None:
-            at = bad.start()
-            start = text.rfind("\n", 0, at) + 1
-            column = at - start + 1 + (tail if start == 0 else 0)
-            line = lines + text.count("\n", 0, at) + 1
-            raise PuzzleInputError(name, line, column,
-                                   f"control character U+{ord(bad.group()):04X}: not text")
         parts.append(text)
-        breaks = text.count("\n")
-        lines += breaks
-        tail = len(text) - text.rfind("\n") - 1 if breaks else tail + len(text)
+        if data.translate(None, _TEXT_BYTES):  # a control character: where, in full
+            check_text("".join(parts).removeprefix(BOM), name)
+        lines += text.count("\n")
         if not data:
             return "".join(parts).removeprefix(BOM)
+
+
+def check_text(text: str, name: str) -> None:
+    """Refuse text with a control character no puzzle holds, at its line and column as
+    the readers count them (lines split as ``str.splitlines`` splits them)."""
+    bad = CONTROL.search(text)
+    if bad is None:
+        return
+    at = bad.start()
+    before = text[:at].splitlines(keepends=True)
+    ends_line = bool(before) and before[-1] != before[-1].rstrip(_LINE_BREAKS)
+    line = len(before) + (1 if ends_line or not before else 0)
+    column = 1 if ends_line or not before else len(before[-1]) + 1
+    raise PuzzleInputError(name, line, column,
+                           f"control character U+{ord(bad.group()):04X}: not text")

@@ -69,25 +69,35 @@ def describe(plugin_name: str) -> str:
 
 def blamed_plugin(error: BaseException) -> str | None:
     """How messages name the plugin (not csolve's own) whose code raised ``error``, with the
-    function it raised in (``plugin 'latin' (csolve-latin 0.1), in latin.types.Latin.parse``); None
-    when no frame of the traceback lies in such a plugin's package."""
+    function it raised in (``plugin 'latin' (csolve-latin 0.1), in latin.types.Latin.parse``);
+    None when the innermost frame of csolve's or a plugin's code is csolve's (a bug that
+    plugin code only led to) or there is none."""
     if _pm is None:
         return None
-    packages: dict[str, str] = {}
+    packages: dict[str, str | None] = {"csolve": None}  # package -> plugin (None: csolve's)
     for name, plugin in _pm.list_name_plugin():
         module = getattr(plugin, "__name__", "")
-        if name != CORE and _dist_of(name, ("", ""))[0] != "csolve" and module:
-            packages.setdefault(module.split(".")[0], name)
+        if not module or name == CORE:
+            continue
+        package = module.rpartition(".")[0] or module
+        ours = _dist_of(name, ("", ""))[0] == "csolve"  # a plugin csolve ships
+        packages.setdefault(package, None if ours else name)
     frames = []
     tb = error.__traceback__
     while tb is not None:
         frames.append(tb.tb_frame)
         tb = tb.tb_next
+    by_length = sorted(packages, key=len, reverse=True)
     for frame in reversed(frames):  # the innermost first
         module = frame.f_globals.get("__name__", "")
-        owner = packages.get(module.split(".")[0])
-        if owner is not None:
-            return f"{describe(owner)}, in {module}.{frame.f_code.co_qualname}"
+        package = next((p for p in by_length if module == p or module.startswith(p + ".")),
+                       None)
+        if package is None:
+            continue  # the standard library's, numpy's, ...
+        owner = packages[package]
+        if owner is None:
+            return None
+        return f"{describe(owner)}, in {module}.{frame.f_code.co_qualname}"
     return None
 
 

@@ -158,6 +158,13 @@ def test_a_control_character_is_named_at_its_line_and_column(capsys, tmp_path, k
     path = write(tmp_path, "# a comment\n12\x01" + "." * 78 + "\n")
     err = one_line_error(*run(capsys, "solve", kind, path)[::2])
     assert err == f"csolve: error: {path}:2:3: control character U+0001: not text\n"
+    # lines as the readers split them (a lone carriage return ends one), a byte-order mark
+    # not counted, puzzle text given as an argument checked as a file's is
+    path = write(tmp_path, b"\xef\xbb\xbf# a\rb\r12\x01\n")
+    err = one_line_error(*run(capsys, "solve", kind, path)[::2])
+    assert err == f"csolve: error: {path}:3:3: control character U+0001: not text\n"
+    err = one_line_error(*run(capsys, "solve", kind, "12\x01" + "." * 78)[::2])
+    assert err == "csolve: error: <text>:1:3: control character U+0001: not text\n"
 
 
 def test_an_endless_binary_stream_ends_at_its_first_chunk(capsys, tmp_path):

@@ -43,6 +43,9 @@ def main() -> None:
     previous_hook = sys.unraisablehook
     sys.unraisablehook = _quiet_unraisable_interrupt(previous_hook)
     audience = AUDIENCE.set("command")  # messages name the command's options
+    puzzle_module = sys.modules.get("csolve.puzzle")  # (not imported for --help)
+    if puzzle_module is not None:
+        puzzle_module.used.clear()  # the types this command looks up, not an earlier one's
     try:
         rv = app_for(sys.argv[1:])(standalone_mode=False)
     except BrokenPipeError:
@@ -116,7 +119,7 @@ def main() -> None:
 #: the exit status of a program ended by a closed pipe (128 + SIGPIPE), as shells report it
 EXIT_PIPE_CLOSED = 141
 #: errors of a write that failed for want of room or a working device
-_WRITE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
+_WRITE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
 
 
 def _pipe_closed(e: SystemExit) -> bool:
