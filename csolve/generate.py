@@ -71,6 +71,19 @@ class PuzzleSeeds(Sequence[int]):
     def __len__(self) -> int:
         return self.count
 
+    def __repr__(self) -> str:
+        return f"derive_seeds({self.seed}, {self.count})"
+
+    def __eq__(self, other: object) -> bool:  # as the list it was: equal to its seeds
+        if isinstance(other, PuzzleSeeds):
+            return (self.seed, self.count) == (other.seed, other.count)
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return len(other) == self.count and all(a == b for a, b in zip(self, other,
+                                                                          strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  (equal to a list, which has none)
+
     @overload
     def __getitem__(self, i: int) -> int: ...
     @overload

@@ -55,7 +55,7 @@ class Step:
     #: tactic's level (:func:`csolve.grading.step_level`)
     level: str | None = None
     #: a step that shows the board has no solution says why here, in a few words
-    #: (``run r2c3-r3c3 has no combination that fits``)
+    #: (``no combination of 2 digits adding up to 3 fits run r2c3-r3c3``)
     broken: str | None = None
 
     def to_json(self, namer: Namer, level: str | None = None) -> dict:

@@ -452,6 +452,7 @@ def test_a_billion_puzzles_start_at_once_with_the_seeds_spawn_gives():
     assert list(seeds[1:5]) == [int(c.generate_state(2, dtype=np.uint64)[0] >> np.uint64(1))
                                for c in spawned[1:]]
     assert seeds[-1] == seeds[10**9 - 1]
+    assert derive_seeds(7, 3) == list(derive_seeds(7, 3)) == [7, *seeds[1:3]]
     from itertools import islice
 
     from csolve.generate import GenerateOptions, generate_puzzles

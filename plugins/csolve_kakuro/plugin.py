@@ -42,10 +42,11 @@ def _digits(g: KakuroGrid, solution: np.ndarray, cells) -> list[int]:
     return [int(solution[r, c]) for r, c in cells]
 
 
-def _span(run) -> str:
-    """A run as explanations name it: its first and last cells (``r2c2-r2c3``)."""
+def _run_name(run) -> str:
+    """A run as messages and explanations name it: its first and last cells."""
     (r0, c0), (r1, c1) = run.cells[0], run.cells[-1]
-    return f"r{r0 + 1}c{c0 + 1}-r{r1 + 1}c{c1 + 1}"
+    end = f"-r{r1 + 1}c{c1 + 1}" if len(run.cells) > 1 else ""
+    return f"run r{r0 + 1}c{c0 + 1}{end}"
 
 
 class Kakuro(PuzzleType):
@@ -85,7 +86,7 @@ class Kakuro(PuzzleType):
                                  for m in masks[offsets[idx]:offsets[idx + 1]]):
                 raise PuzzleInputError(  # as Killer says it of a cage
                     puzzle.source, line, None,
-                    f"conflicting givens: run {_span(run)} (sum {run.total} in {n}) cannot "
+                    f"conflicting givens: {_run_name(run)} (sum {run.total} in {n}) cannot "
                     f"hold {', '.join(map(str, sorted(given)))}")
 
     def model(self, puzzle: Puzzle, rules: tuple[str, ...] | None = None) -> Model:
@@ -173,11 +174,7 @@ class Kakuro(PuzzleType):
         return f"r{r + 1}c{c + 1}"
 
     def group_name(self, puzzle: Puzzle, group: int) -> str:
-        # one group per run, in the grid's order of runs (see _model)
-        cells = puzzle.data.runs[group].cells
-        (r0, c0), (r1, c1) = cells[0], cells[-1]
-        end = f"-r{r1 + 1}c{c1 + 1}" if len(cells) > 1 else ""
-        return f"run r{r0 + 1}c{c0 + 1}{end}"
+        return _run_name(puzzle.data.runs[group])  # one group per run, in order (_model)
 
     def step_finders(self) -> dict:
         from .steps import kakuro_sum

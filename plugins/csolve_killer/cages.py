@@ -130,6 +130,21 @@ def make_grid(n: int, labels_of_cells: list[str], sums: dict[str, int], anchors:
         anchors=tuple(anchors.get(lab, cells[k][0]) for k, lab in enumerate(labels)))
 
 
+def neighbours(n: int, c: int) -> list[int]:
+    """The cells of an n×n grid that share a side with cell ``c``."""
+    r, k = divmod(c, n)
+    out = []
+    if r:
+        out.append(c - n)
+    if r + 1 < n:
+        out.append(c + n)
+    if k:
+        out.append(c - 1)
+    if k + 1 < n:
+        out.append(c + 1)
+    return out
+
+
 def _pieces(cells: list[int], n: int) -> list[list[int]]:
     """The cells of a cage in pieces that touch side to side, each in reading order."""
     left = set(cells)
@@ -142,11 +157,10 @@ def _pieces(cells: list[int], n: int) -> list[list[int]]:
         while todo:
             c = todo.pop()
             piece.append(c)
-            r, col = divmod(c, n)
-            for d in ((r > 0) * -n, (r < n - 1) * n, (col > 0) * -1, (col < n - 1) * 1):
-                if d and c + d in left:
-                    left.discard(c + d)
-                    todo.append(c + d)
+            for q in neighbours(n, c):
+                if q in left:
+                    left.discard(q)
+                    todo.append(q)
         pieces.append(sorted(piece))
     return pieces
 

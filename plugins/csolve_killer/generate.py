@@ -15,24 +15,10 @@ from csolve_sudoku.generate import solved_grid
 from csolve.generate import GenerateOptions, GenerationError
 from csolve.puzzle import Puzzle
 
-from .cages import LABELS, SIZES, KillerGrid
+from .cages import LABELS, SIZES, KillerGrid, neighbours
 
 #: cage sizes drawn for each new cage
 CAGE_SIZES = (1, 2, 2, 3, 3, 3, 4, 4, 5)
-
-
-def _neighbours(n: int, c: int) -> list[int]:
-    r, k = divmod(c, n)
-    out = []
-    if r:
-        out.append(c - n)
-    if r + 1 < n:
-        out.append(c + n)
-    if k:
-        out.append(c - 1)
-    if k + 1 < n:
-        out.append(c + 1)
-    return out
 
 
 def random_cages(grid: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
@@ -47,7 +33,7 @@ def random_cages(grid: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarr
         cage[start] = k
         digits = {int(grid[start])}
         while len(cells) < want:
-            options = [q for c in cells for q in _neighbours(n, c)
+            options = [q for c in cells for q in neighbours(n, c)
                        if cage[q] < 0 and int(grid[q]) not in digits]
             if not options:
                 break
@@ -68,7 +54,7 @@ def _components(n: int, cells: list[int]) -> list[list[int]]:
         while todo:
             c = todo.pop()
             part.append(c)
-            for q in _neighbours(n, c):
+            for q in neighbours(n, c):
                 if q in left:
                     left.remove(q)
                     todo.append(q)
