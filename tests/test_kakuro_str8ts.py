@@ -202,3 +202,16 @@ def test_a_kakuro_given_its_run_cannot_hold_is_a_conflicting_given(tmp_path):
     assert code == 2 and not out
     assert err == (f"csolve: error: {path}:2: conflicting givens: run r2c2-r2c3 (sum 4 in 2) "
                    "cannot hold 5\n")
+
+
+def test_kakuro_errors_point_at_the_token_in_the_file(tmp_path):
+    """The column counts from the start of the file's line, in the one-line form (rows
+    split by '/': it counted from the start of the row) and in indented blocks."""
+    one = tmp_path / "one.txt"
+    one.write_text("- 5, 14, - - / ,3 x 1 13, - / ,10 3 5 2 13, / - ,23 8 6 9 / - - ,9 5 4\n")
+    code, _, err = run_cli("solve", "kakuro", str(one))
+    assert code == 2 and err.startswith(f"csolve: error: {one}:1:19: bad cell 'x'")
+    block = tmp_path / "block.txt"
+    block.write_text("  #  4\\  3\\\n  \\4  .  x\n  \\3  .  .\n")
+    code, _, err = run_cli("solve", "kakuro", str(block))
+    assert code == 2 and err.startswith(f"csolve: error: {block}:2:10: bad cell 'x'")

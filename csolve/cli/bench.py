@@ -93,9 +93,10 @@ def bench(
         Console(width=max(Console().width, 120)).print(bench_table(rows, title))
         quickest = min((r["wall_s"] for r in rows), default=0.0)
         if quickest < SHORT_RUN_S:  # start-up and hand-overs decide such ratios, not the search
+            longer = "a longer file" if count else "a longer file, or --count"
             console.print(f"note: a run takes as little as {quickest * 1e3:.1f} ms, so the "
-                          "ratios measure fixed costs, not the search: bench a longer file, "
-                          "or --count", highlight=False)
+                          f"ratios measure fixed costs, not the search: bench {longer}",
+                          highlight=False)
         report["files"][f] = rows
         bad = bad or not all(r["ok"] for r in rows)
     if report_file is not None:

@@ -120,17 +120,19 @@ def build(rows_tokens: list[list[str]]) -> KakuroGrid:
     return KakuroGrid(n_rows, n_cols, kind, down, right, values, tuple(runs), whites)
 
 
-def _located(source: str, lines: list[tuple[int, str]], rows, e: GridError) -> PuzzleInputError:
+def _located(source: str, lines: list[tuple[int, str, int]], rows,
+             e: GridError) -> PuzzleInputError:
     """Map a grid position back to the file's line and column."""
-    line_no, _ = lines[min(e.row, len(lines) - 1)]
+    line_no, _, offset = lines[min(e.row, len(lines) - 1)]
     col = None
     if e.col is not None and e.row < len(rows) and e.col < len(rows[e.row]):
-        col = rows[e.row][e.col][1]
+        col = rows[e.row][e.col][1] + offset
     return PuzzleInputError(source, line_no, col, e.message)
 
 
-def _from_rows(source: str, lines: list[tuple[int, str]], texts: list[str]) -> KakuroGrid:
-    rows = [tokens_with_columns(t) for t in texts]
+def _from_rows(source: str, lines: list[tuple[int, str, int]]) -> KakuroGrid:
+    """A grid from its rows: (file line, row text, the row text's column offset there)."""
+    rows = [tokens_with_columns(t) for _, t, _ in lines]
     try:
         if any(not r for r in rows):
             empty = next(i for i, r in enumerate(rows) if not r)
@@ -155,12 +157,13 @@ def parse(text: str, source: str) -> list[tuple[int, KakuroGrid, dict]]:
 
     def flush() -> None:
         if block:
-            out.append((block[0][0], _from_rows(source, block, [t for _, t in block]),
-                        {"format": "text", "row_lines": tuple(no for no, _ in block)}))
+            out.append((block[0][0], _from_rows(source, block),
+                        {"format": "text", "row_lines": tuple(no for no, _, _ in block)}))
             block.clear()
 
     for no, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
+        lead = len(raw) - len(raw.lstrip())
         if line.startswith(";"):
             continue
         if not line:
@@ -172,11 +175,13 @@ def parse(text: str, source: str) -> list[tuple[int, KakuroGrid, dict]]:
             out.append((no, g, {"format": "json", **meta}))
         elif "/" in line:
             flush()
-            parts = line.split("/")
-            out.append((no, _from_rows(source, [(no, p) for p in parts], parts),
-                        {"format": "text"}))
+            parts, offset = [], lead
+            for p in line.split("/"):
+                parts.append((no, p, offset))
+                offset += len(p) + 1
+            out.append((no, _from_rows(source, parts), {"format": "text"}))
         else:
-            block.append((no, line))
+            block.append((no, line, lead))
     flush()
     return out
 
