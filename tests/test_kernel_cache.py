@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -164,6 +165,23 @@ def test_nothing_writable_compiles_in_memory_and_says_so_once(sudoku, site, tmp_
     assert len(lines) == 1 and "compiling kernels in memory" in lines[0], err
     assert "Traceback" not in err
     assert not list(tmp_path.glob("**/csolve_kernels_*"))
+
+
+def test_a_cache_dir_that_cannot_be_written_is_said_and_another_used(sudoku, site, tmp_path,
+                                                                      monkeypatch, capsys):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("CSOLVE_CACHE_DIR", str(blocker / "cache"))
+    monkeypatch.setattr(tempfile, "gettempdir", lambda: str(tmp_path / "tmp"))
+    monkeypatch.setattr(diskcache, "_said_once", set())
+    path = install_rule(site, "csolve_test_fallback", NO_CHANGE)
+    kernels = compose.kernels_for((path,))
+    assert propagate_says(sudoku, kernels) is True
+    assert Path(kernels.__file__).parent == compose.writable_cache_dir()
+    assert Path(kernels.__file__).is_relative_to(tmp_path / "tmp")
+    lines = [x for x in capsys.readouterr().err.splitlines() if x.startswith("csolve: warn")]
+    assert lines == [f"csolve: warning: CSOLVE_CACHE_DIR={blocker / 'cache'} cannot be "
+                     f"written; compiled kernels go to {compose.writable_cache_dir()}"]
 
 
 @pytest.mark.slow

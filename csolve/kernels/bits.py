@@ -53,7 +53,7 @@ def _njit(func, opts: dict):
 def _in_cache_dir(caching: bool) -> Iterator[None]:
     """While a kernel is defined (when numba picks where to cache it), numba's cache
     directory is ``CSOLVE_CACHE_DIR``, so that it holds every compiled kernel, not only the
-    generated ones (:func:`csolve.kernels.compose.cache_dir`); numba would keep the others
+    generated ones (:func:`csolve.kernels.diskcache.cache_dir`); numba would keep the others
     beside their sources. Only then: other numba code in the process keeps its own setting,
     and ``NUMBA_CACHE_DIR``, when set, wins."""
     chosen = os.environ.get("CSOLVE_CACHE_DIR")
@@ -62,8 +62,11 @@ def _in_cache_dir(caching: bool) -> Iterator[None]:
         return
     from numba.core import config
 
+    from csolve.kernels.diskcache import writable_cache_dir
+
+    usable = writable_cache_dir()  # the directory asked for, or where kernels go instead
     before = config.CACHE_DIR
-    config.CACHE_DIR = chosen
+    config.CACHE_DIR = str(usable) if usable is not None else chosen
     try:
         yield
     finally:

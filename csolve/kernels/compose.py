@@ -22,7 +22,6 @@ import importlib.util
 import linecache
 import os
 import sys
-import tempfile
 import threading
 from pathlib import Path
 from types import ModuleType
@@ -31,6 +30,7 @@ import numba
 
 import csolve
 from csolve.kernels.depends import dependency_sources
+from csolve.kernels.diskcache import cache_dir, writable_cache_dir
 from csolve.kernels.workspace import UNSETTLED
 
 #: the templates, read as text (never imported: their kernels would be built for nothing)
@@ -41,41 +41,6 @@ _PROPAGATE = "from csolve.kernels.default_propagate import propagate  # <propaga
 _SEARCH = "from csolve.kernels.search_template import search  # <search>"
 _lock = threading.Lock()
 _loaded: dict[tuple[tuple[str, ...], str], ModuleType] = {}
-
-
-def cache_dir() -> Path:
-    """Where generated kernel modules (and numba's cache of them) live."""
-    for var in ("CSOLVE_CACHE_DIR",):
-        if os.environ.get(var):
-            return Path(os.environ[var])
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return Path(os.environ["NUMBA_CACHE_DIR"]) / "csolve"
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "csolve" / "kernels"
-
-
-def _usable(d: Path) -> bool:
-    try:
-        d.mkdir(parents=True, exist_ok=True)
-        probe = d / f".probe-{os.getpid()}-{threading.get_ident()}"
-        probe.write_text("")
-        probe.unlink()
-        return True
-    except OSError:
-        return False
-
-
-def _writable_dir() -> Path | None:
-    """The cache directory, else one under the temporary directory; None when neither can be
-    written."""
-    d = cache_dir()
-    if _usable(d):
-        return d
-    try:
-        tmp = Path(tempfile.gettempdir()) / f"csolve-kernels-{os.getuid()}"
-    except (OSError, FileNotFoundError):  # "no usable temporary directory"
-        return None
-    return tmp if _usable(tmp) else None
 
 
 def _source_of(module_name: str) -> str:
@@ -218,7 +183,7 @@ def _import_generated(name: str, source: str) -> ModuleType:
     writable (numba then compiles without a disk cache)."""
     from csolve.kernels.diskcache import memory_only
 
-    directory = _writable_dir()
+    directory = writable_cache_dir()
     if directory is not None:
         path = directory / f"{name}.py"
         try:

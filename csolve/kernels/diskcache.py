@@ -1,4 +1,4 @@
-"""Whether compiled kernels can be cached on disk, and saying once when they cannot.
+"""Where compiled kernels are cached on disk, whether they can be, and saying once when not.
 
 numba caches a kernel beside its source (``__pycache__``) or in a user cache directory; when
 nothing is writable (a read-only install, a read-only home, no usable temporary directory)
@@ -8,10 +8,13 @@ every run compiles again, so it says so once on stderr.
 
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 _lock = threading.Lock()
 _said = False
@@ -27,6 +30,18 @@ def memory_only(reason: str) -> None:
     sys.stderr.write(f"csolve: warning: {reason}; compiling kernels in memory (no disk cache: "
                      "every run compiles them again; set CSOLVE_CACHE_DIR to a writable "
                      "directory to keep them)\n")
+
+
+_said_once: set[str] = set()
+
+
+def say_once(message: str) -> None:
+    """``message`` on stderr, once per process."""
+    with _lock:
+        if message in _said_once:
+            return
+        _said_once.add(message)
+    sys.stderr.write(message + "\n")
 
 
 def warned() -> bool:
@@ -105,3 +120,44 @@ def stop_listening() -> None:
         from numba.core import event
 
         event.unregister("numba:compile", listener)
+
+
+# --- where compiled kernels go ---------------------------------------------------------
+
+def cache_dir() -> Path:
+    """Where generated kernel modules (and numba's cache of them) live."""
+    for var in ("CSOLVE_CACHE_DIR",):
+        if os.environ.get(var):
+            return Path(os.environ[var])
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return Path(os.environ["NUMBA_CACHE_DIR"]) / "csolve"
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "csolve" / "kernels"
+
+
+def _usable(d: Path) -> bool:
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        probe = d / f".probe-{os.getpid()}-{threading.get_ident()}"
+        probe.write_text("")
+        probe.unlink()
+        return True
+    except OSError:
+        return False
+
+
+def writable_cache_dir() -> Path | None:
+    """The cache directory, else one under the temporary directory; None when neither can be
+    written. A ``CSOLVE_CACHE_DIR`` that cannot be written is said once on stderr."""
+    d = cache_dir()
+    if _usable(d):
+        return d
+    try:
+        tmp = Path(tempfile.gettempdir()) / f"csolve-kernels-{os.getuid()}"
+    except (OSError, FileNotFoundError):  # "no usable temporary directory"
+        return None
+    fallback = tmp if _usable(tmp) else None
+    if os.environ.get("CSOLVE_CACHE_DIR") and fallback is not None:
+        say_once(f"csolve: warning: CSOLVE_CACHE_DIR={d} cannot be written; compiled "
+                 f"kernels go to {fallback}")
+    return fallback
