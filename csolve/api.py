@@ -312,6 +312,7 @@ class Solver:
             from csolve.rules import kernel_paths
 
             kernel_paths(rules)  # an unknown rule fails before any work, naming those known
+            _check_own_constraints(self.puzzle_type, rules)
         return rules
 
     @_in_python_words
@@ -369,6 +370,21 @@ class Solver:
             items = self.read(puzzles)
         return _reworded(solve_blocks(self.puzzle_type, items, self.options,
                                       on_solution=on_solution, progress=progress, ctrl=ctrl))
+
+
+def _check_own_constraints(ptype: PuzzleType, rules: Sequence[str]) -> None:
+    """Refuse another type's constraint rule (Kakuro's sums on a Sudoku): it works on groups
+    only that type's models have, so it would change nothing, without a word."""
+    mine = set(ptype.constraint_rules)
+    for name in rules:
+        if name in mine:
+            continue
+        owners = sorted(t.name for t in puzzle_types().values()
+                        if name in t.constraint_rules)
+        if owners:
+            raise OptionError(f"rule {name!r} is the constraint of {' and '.join(owners)} "
+                              f"puzzles (it works on their groups); a {ptype.name} model has "
+                              "none of them")
 
 
 def _check_keywords(backend_options: dict[str, Any], known: Any) -> None:

@@ -435,3 +435,16 @@ def test_the_callers_own_words_are_quoted_as_written():
         csolve.solve("--tries", "1")
     with pytest.raises(csolve.UnknownNameError, match="unknown rule '--box'"):
         csolve.solve("sudoku", HARD, rules=["--box"])
+
+
+def test_another_types_constraint_rule_is_refused_by_name():
+    """Kakuro's sum rule works on groups only Kakuro and Killer models have: on a Sudoku it
+    changed nothing, without a word. Killer, whose constraint it is too, takes it."""
+    with pytest.raises(csolve.OptionError, match=r"rule 'kakuro-sum' is the constraint of "
+                                                 r"kakuro and killer puzzles .* a sudoku model "
+                                                 r"has none of them"):
+        csolve.solve("sudoku", HARD, rules=["elimination", "kakuro-sum"])
+    (r,) = csolve.solve("killer", str(PUZZLES / "killer" / "small.txt"),
+                        rules=["elimination", "kakuro-sum"])[:1]
+    assert r.status is csolve.Status.SOLVED
+    assert csolve.validate("killer", r.solution, against=r.puzzle) == []
