@@ -201,6 +201,35 @@ def test_interleave_grows_a_turns_step_only_on_calls_that_used_it_all(sudoku, mo
     assert all(after <= before for code, before, after in calls if code != abi.BUDGET)
 
 
+@pytest.mark.parametrize("backend", ["work-stealing", "locked-pool", "message-passing",
+                                     "static-partition"])
+def test_a_stop_while_solutions_stream_ends_the_search(backend):
+    """Streaming solutions (``--all``, ``on_solution``), the calling thread delivered them
+    until the queue was empty and only then looked at the stop flag and the clock: with
+    millions streaming, Ctrl-C and --timeout did nothing. Here the callback raises the stop
+    flag after 2,000 solutions of an empty grid (more than any run could count); run in a
+    child process, so that a search that does not stop fails the test instead of hanging it."""
+    script = f"""
+import csolve
+ctrl = csolve.new_ctrl()
+seen = [0]
+def on_solution(puzzle, solution):
+    seen[0] += 1
+    if seen[0] == 2000:
+        ctrl[0] = 1
+(r,) = csolve.Solver("sudoku", count=True, backend="{backend}", workers=2, probe=0).iter_solve(
+    ["." * 81], on_solution=on_solution, ctrl=ctrl)
+print(r.end.value, r.exact, seen[0] >= 2000)
+"""
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["stopped", "False", "True"]
+
+
 def thread_backends() -> list[str]:
     from importlib import import_module
 

@@ -651,6 +651,19 @@ def test_bench_with_workers_0_uses_one_per_core(capsys, tmp_path):
         assert "ratios measure fixed costs, not the search" in " ".join(err.split())
 
 
+def test_bench_counts_only_when_asked(capsys, tmp_path):
+    """Without --count, bench times the first solution (a loop variable named as the flag
+    made every bench count); with it, every solution."""
+    many = "2.....3........."  # an under-constrained 4x4: several solutions
+    for flag, want in (((), 1), (("--count",), 12)):
+        report = tmp_path / f"bench{len(flag)}.json"
+        code, _, err = run(capsys, "bench", "sudoku", many, "--workers", "2", "--repeat", "1",
+                           "--backends", "locked-pool", "--json", str(report), *flag)
+        assert code == 0, err
+        rows = [r for f in json.loads(report.read_text())["files"].values() for r in f]
+        assert {r["solutions"] for r in rows} == {want}
+
+
 def test_an_output_encoding_too_narrow_is_one_line(tmp_path):
     """PYTHONIOENCODING=ascii: pretty grids need box-drawing characters; line output and
     the timings (µs written "us") need none."""

@@ -36,6 +36,7 @@ from csolve.search import SearchState, new_ctrl, stats_dict
 #: call only needs to return now and then to report its statistics
 SLICE_NODES = 1 << 16
 _POLL = 0.01  # seconds between the calling thread's checks of time-outs and Ctrl-C
+_LAST_DRAIN = 0.2  # seconds of queued solutions still delivered after a stop or time-out
 
 
 class Worker:
@@ -240,10 +241,13 @@ class ThreadedBackend(Backend):
         job = team.job
         while True:
             if team.stream is not None:
+                # at most a poll's worth of solutions between looks at the clock and the
+                # stop flag: with millions streaming the queue never empties, and a drain
+                # to empty never looked at them (Ctrl-C and --timeout did nothing)
+                until = time.monotonic() + _POLL
                 try:
-                    s = team.stream.get(timeout=_POLL)
-                    job.on_solution(s)
-                    while True:
+                    job.on_solution(team.stream.get(timeout=_POLL))
+                    while time.monotonic() < until:
                         job.on_solution(team.stream.get_nowait())
                 except queue.Empty:
                     pass
@@ -261,7 +265,11 @@ class ThreadedBackend(Backend):
                 for t in threads:
                     t.join()
                 if team.stream is not None:
-                    while True:
+                    # every solution found, when the search ended by itself; after a stop or
+                    # a time-out, what is left for a moment only (the queue may hold millions)
+                    whole = team.reason in ("exhausted", "limit")
+                    until = time.monotonic() + _LAST_DRAIN
+                    while whole or time.monotonic() < until:
                         try:
                             job.on_solution(team.stream.get_nowait())
                         except queue.Empty:

@@ -65,8 +65,8 @@ def bench(
                           f"(their options: {', '.join(sorted(readers)) or 'none'})")
     for backend in chosen:  # and each value checked by the backends that read it, before the run
         backend.check_options(backend.read_options(opts))
-        for count in counts:
-            backend.check_workers(count)
+        for n in counts:  # (not ``count``: that is --count, read below)
+            backend.check_workers(n)
     report_file = None
     if json_out is not None and not json_out.strip():
         raise OptionError("--json needs a file name")
