@@ -55,8 +55,7 @@ def _in_python_words(fn: Callable) -> Callable:
         try:
             return fn(*args, **kwargs)
         except CsolveError as e:
-            if AUDIENCE.get() == "python":
-                _reword(e)
+            _reword(e)
             raise
     return wrapper
 
@@ -66,12 +65,15 @@ def _reworded(items: Iterator) -> Iterator:
     try:
         yield from items
     except CsolveError as e:
-        if AUDIENCE.get() == "python":
-            _reword(e)
+        _reword(e)
         raise
 
 
 def _reword(e: CsolveError) -> None:
+    """``e``'s message in the API's words, unless the command is the one running."""
+    if AUDIENCE.get() != "python":
+        return
+
     def keyword(m: re.Match) -> str:
         if m.group(1) is None:  # a quoted word
             return m.group(0)

@@ -244,13 +244,12 @@ class ThreadedBackend(Backend):
                 # at most a poll's worth of solutions between looks at the clock and the
                 # stop flag: with millions streaming the queue never empties, and a drain
                 # to empty never looked at them (Ctrl-C and --timeout did nothing)
-                until = time.monotonic() + _POLL
                 try:
                     job.on_solution(team.stream.get(timeout=_POLL))
-                    while time.monotonic() < until:
-                        job.on_solution(team.stream.get_nowait())
                 except queue.Empty:
                     pass
+                else:
+                    _deliver(job, team.stream, time.monotonic() + _POLL)
             else:
                 team.over.wait(_POLL)
             if not team.over.is_set():
@@ -268,12 +267,8 @@ class ThreadedBackend(Backend):
                     # every solution found, when the search ended by itself; after a stop or
                     # a time-out, what is left for a moment only (the queue may hold millions)
                     whole = team.reason in ("exhausted", "limit")
-                    until = time.monotonic() + _LAST_DRAIN
-                    while whole or time.monotonic() < until:
-                        try:
-                            job.on_solution(team.stream.get_nowait())
-                        except queue.Empty:
-                            break
+                    _deliver(job, team.stream,
+                             None if whole else time.monotonic() + _LAST_DRAIN)
                 return
 
     def _worker_main(self, team: Team, w: Worker, go: threading.Event) -> None:
@@ -306,3 +301,13 @@ class ThreadedBackend(Backend):
                     break
             elif r == abi.WORK_REQUESTED:
                 self.share(team, w)
+
+
+def _deliver(job: SearchJob, stream: queue.SimpleQueue, until: float | None) -> None:
+    """Hand the queued solutions to ``job.on_solution`` until the queue is empty, or until
+    ``until`` (a ``time.monotonic()`` value; None: no end)."""
+    while until is None or time.monotonic() < until:
+        try:
+            job.on_solution(stream.get_nowait())
+        except queue.Empty:
+            return

@@ -224,32 +224,29 @@ def _say_interrupted() -> None:
 
 
 def _cannot_write(error: OSError) -> None:
-    """Writing failed (``csolve solve ... > /dev/full``): one line and exit 5, not "a bug".
-    Output still buffered goes to /dev/null so that the exit's flush cannot fail again."""
+    """Writing failed (``csolve solve ... > /dev/full``): one line and exit 5, not "a bug"."""
     from csolve.errors import ExitCode
 
     where = f" {error.filename}" if error.filename else ""
     sys.stderr.write(f"csolve: error: cannot write{where}: {error.strerror}\n")
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
+    _drop_buffered_output()
     sys.exit(int(ExitCode.CANNOT_WRITE))
 
 
 def _reader_gone() -> None:
     """The reader of our output went away (``csolve explain ... | head -1``): stop quietly
-    with 141, as a program ended by SIGPIPE does, not with 1, which means "no solution".
-    Output still buffered goes to /dev/null so that the exit's flush cannot fail again."""
-    import os
+    with 141, as a program ended by SIGPIPE does, not with 1, which means "no solution"."""
+    _drop_buffered_output()
+    sys.exit(EXIT_PIPE_CLOSED)
 
+
+def _drop_buffered_output() -> None:
+    """Output still buffered goes to /dev/null, so that the exit's flush cannot fail again."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError):
         pass
-    sys.exit(EXIT_PIPE_CLOSED)
 
 
 def app_for(args: list[str]):

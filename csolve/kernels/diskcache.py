@@ -146,16 +146,31 @@ def _usable(d: Path) -> bool:
         return False
 
 
+#: writable_cache_dir's answers, by cache directory and temporary directory: every kernel
+#: defined asks (at import time too), and the answer is a directory written to and removed
+_found: dict[tuple[Path, str | None], Path | None] = {}
+
+
 def writable_cache_dir() -> Path | None:
     """The cache directory, else one under the temporary directory; None when neither can be
     written. A ``CSOLVE_CACHE_DIR`` that cannot be written is said once on stderr."""
     d = cache_dir()
+    try:
+        tmp_root: str | None = tempfile.gettempdir()
+    except (OSError, FileNotFoundError):  # "no usable temporary directory"
+        tmp_root = None
+    key = (d, tmp_root)
+    if key not in _found:
+        _found[key] = _writable(d, tmp_root)
+    return _found[key]
+
+
+def _writable(d: Path, tmp_root: str | None) -> Path | None:
     if _usable(d):
         return d
-    try:
-        tmp = Path(tempfile.gettempdir()) / f"csolve-kernels-{os.getuid()}"
-    except (OSError, FileNotFoundError):  # "no usable temporary directory"
+    if tmp_root is None:
         return None
+    tmp = Path(tmp_root) / f"csolve-kernels-{os.getuid()}"
     fallback = tmp if _usable(tmp) else None
     if os.environ.get("CSOLVE_CACHE_DIR") and fallback is not None:
         say_once(f"csolve: warning: CSOLVE_CACHE_DIR={d} cannot be written; compiled "

@@ -145,24 +145,28 @@ def neighbours(n: int, c: int) -> list[int]:
     return out
 
 
-def _pieces(cells: list[int], n: int) -> list[list[int]]:
-    """The cells of a cage in pieces that touch side to side, each in reading order."""
+def components(n: int, cells: list[int]) -> list[list[int]]:
+    """The cells in parts that touch side to side (in no set order)."""
     left = set(cells)
-    pieces = []
-    for start in cells:
-        if start not in left:
-            continue
-        left.discard(start)
-        piece, todo = [], [start]
+    out = []
+    while left:
+        todo = [left.pop()]
+        part = []
         while todo:
             c = todo.pop()
-            piece.append(c)
+            part.append(c)
             for q in neighbours(n, c):
                 if q in left:
-                    left.discard(q)
+                    left.remove(q)
                     todo.append(q)
-        pieces.append(sorted(piece))
-    return pieces
+        out.append(part)
+    return out
+
+
+def _pieces(cells: list[int], n: int) -> list[list[int]]:
+    """The cells of a cage in pieces that touch side to side, each in reading order, the
+    pieces by their first cell."""
+    return sorted((sorted(p) for p in components(n, cells)), key=lambda p: p[0])
 
 
 def _sum_tokens(tokens: list[tuple[str, int]], where, sums: dict[str, int] | None = None,

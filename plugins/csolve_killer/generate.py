@@ -15,7 +15,7 @@ from csolve_sudoku.generate import solved_grid
 from csolve.generate import GenerateOptions, GenerationError
 from csolve.puzzle import Puzzle
 
-from .cages import LABELS, SIZES, KillerGrid, neighbours
+from .cages import LABELS, SIZES, KillerGrid, components, neighbours
 
 #: cage sizes drawn for each new cage
 CAGE_SIZES = (1, 2, 2, 3, 3, 3, 4, 4, 5)
@@ -45,23 +45,6 @@ def random_cages(grid: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarr
     return cage
 
 
-def _components(n: int, cells: list[int]) -> list[list[int]]:
-    left = set(cells)
-    out = []
-    while left:
-        todo = [left.pop()]
-        part = []
-        while todo:
-            c = todo.pop()
-            part.append(c)
-            for q in neighbours(n, c):
-                if q in left:
-                    left.remove(q)
-                    todo.append(q)
-        out.append(part)
-    return out
-
-
 def split_at(cage: np.ndarray, n: int, cell: int) -> np.ndarray:
     """``cell`` becomes a cage of its own; the rest of its cage splits into connected parts."""
     out = cage.copy()
@@ -69,7 +52,7 @@ def split_at(cage: np.ndarray, n: int, cell: int) -> np.ndarray:
     rest = [int(c) for c in np.flatnonzero(cage == old) if c != cell]
     nxt = int(cage.max()) + 1
     out[cell] = nxt
-    for part in _components(n, rest)[1:]:
+    for part in components(n, rest)[1:]:
         nxt += 1
         out[part] = nxt
     return out
