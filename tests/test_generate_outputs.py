@@ -63,3 +63,17 @@ def test_numbers_past_a_machine_integer_are_a_usage_error(capsys, monkeypatch, o
                          "99999999999999999999999")
     assert code == 2 and out == "" and "Traceback" not in err
     assert err.startswith("csolve: error: ") and option in err and len(err.splitlines()) == 1
+
+
+def test_clues_below_what_removal_reaches_are_reported(capsys, monkeypatch):
+    # a puzzle minimal above --clues came out as if it met it, without a word
+    code, out, err = run(capsys, monkeypatch, "generate", "sudoku", "--size", "4", "--count",
+                         "3", "--seed", "1", "--clues", "1")
+    assert code == 0
+    sudoku = get_puzzle_type("sudoku")
+    counts = [sudoku.clue_count(p) for p in sudoku.parse(out, "lines")]
+    assert len(counts) == 3 and min(counts) > 1
+    assert f"3 of 3 puzzles kept more than 1 clue (fewest {min(counts)})" in err
+    code, out, err = run(capsys, monkeypatch, "generate", "sudoku", "--size", "4", "--count",
+                         "3", "--seed", "1", "--clues", "12")
+    assert code == 0 and "kept more" not in err

@@ -128,9 +128,12 @@ def generate(
                               difficulty=difficulty.value if difficulty else None, tries=tries,
                               mapper=mapper)
     t0 = time.perf_counter()
+    kept_more: list[int] = []  # clue counts of puzzles minimal above --clues
     with _progress(err, count) as advance:
         for g in stream:
             p = g.puzzle
+            if clues is not None and ptype.clue_count(p) > clues:
+                kept_more.append(ptype.clue_count(p))
             if output is Output.line:
                 out.print(ptype.format_line(p, None), markup=False)
             elif output is Output.json:
@@ -157,6 +160,10 @@ def generate(
         from csolve.svg import stack
 
         sys.stdout.write(stack(pictures) + "\n")
+    if kept_more:
+        err.print(f"csolve: {len(kept_more):,} of {counted(count, 'puzzle')} kept more than "
+                  f"{counted(clues, 'clue')} (fewest {min(kept_more)}): no further clue "
+                  "could go without a second solution", markup=False)
     if err.is_terminal:
         err.print(f"{counted(count, 'puzzle')} in {time.perf_counter() - t0:.2f} s", markup=False)
 
@@ -171,13 +178,21 @@ def _progress(err, total: int):
 
     @contextmanager
     def bar():
-        if total < 2 or not err.is_terminal:
+        if not err.is_terminal:
             yield lambda done: None
             return
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            SpinnerColumn,
+            TimeElapsedColumn,
+        )
 
-        with Progress("generating", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                      console=err, transient=True) as progress:
+        # one puzzle can take minutes (a large minimal grid): a spinner says it is at work
+        columns = (("generating", BarColumn(), MofNCompleteColumn()) if total > 1
+                   else (SpinnerColumn(), "generating"))
+        with Progress(*columns, TimeElapsedColumn(), console=err, transient=True) as progress:
             task = progress.add_task("generate", total=total)
             yield lambda done: progress.update(task, completed=done)
 
