@@ -24,7 +24,7 @@ import operator
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import overload
 
 import numpy as np
@@ -441,6 +441,7 @@ def generate_puzzles(ptype, options: GenerateOptions, count: int, seed: int,
 
     options = checked_request(ptype, options)
     grade = load_grader() if difficulty else None
+    easing = grade is not None and options.clues is None and takes_clues(ptype, options)
     ctrl = ctrl if ctrl is not None else new_ctrl()
     seeds = derive_seeds(seed, count)
 
@@ -453,6 +454,15 @@ def generate_puzzles(ptype, options: GenerateOptions, count: int, seed: int,
             rng = np.random.default_rng([puzzle_seed, t])
             puzzle, solution = ptype.generate(options, rng, ctrl)
             label = grade_label(grade(ptype, puzzle)) if grade else None
+            # easing costs several draws and rarely lands on a middle level: tried on
+            # tries 1, 2, 4, 8, ... only, it finds an easy level at once for little cost
+            if easing and t & (t + 1) == 0 and harder(label, difficulty):
+                puzzle, solution, label = eased(
+                    lambda clues, t=t: ptype.generate(
+                        replace(options, clues=clues), np.random.default_rng([puzzle_seed, t]),
+                        ctrl),
+                    (puzzle, solution, label), difficulty, lambda p: grade_label(grade(ptype, p)),
+                    ptype.clue_count, options.size * options.size - 1)
             t += 1
             if grade is None or label == difficulty:
                 check_generated(ptype, puzzle, solution, options, ctrl)
@@ -475,6 +485,53 @@ def generate_puzzles(ptype, options: GenerateOptions, count: int, seed: int,
         g.puzzle.kind = ptype.name  # a type built on another's generator is still itself
         g.puzzle.meta["seed"] = g.seed
         yield g
+
+
+def takes_clues(ptype, options: GenerateOptions) -> bool:
+    """Whether ``ptype`` can stop its clue removal at a count (Killer, with no clues, cannot)."""
+    from dataclasses import replace
+
+    try:
+        ptype.check_generate(replace(options, clues=options.size * options.size - 1))
+    except CsolveError:
+        return False
+    return True
+
+
+def harder(label: str | None, level: str | None) -> bool:
+    """Whether grade ``label`` is a harder level than ``level``."""
+    from csolve.grading import LEVELS
+
+    return label in LEVELS and level in LEVELS and LEVELS.index(label) > LEVELS.index(level)
+
+
+def eased(make: Callable[[int], tuple[object, object]], minimal: tuple[object, object, str],
+          level: str, label_of: Callable[[object], str], clue_count: Callable[[object], int],
+          most: int) -> tuple[object, object, str]:
+    """The puzzle of fewest clues grading ``level`` or easier on the path a minimal puzzle
+    took, when that puzzle graded harder: a minimal puzzle is rarely easy, and clues put
+    back make it easier. ``make(clues)`` repeats the minimal puzzle's draw (the same
+    solution and removal order) stopping at ``clues`` (``most``: the most it takes); clue
+    counts are searched by halves, levels taken as falling while clues grow. Returns
+    ``minimal`` if none grades ``level``.
+    """
+    low = clue_count(minimal[0])  # too hard
+    puzzle, solution = make(most)  # (nearly) no clue removed: the easiest on this path
+    best = (puzzle, solution, label_of(puzzle))
+    high = clue_count(puzzle)
+    if harder(best[2], level):
+        return minimal
+    while high - low > 1:
+        middle = (low + high) // 2
+        puzzle, solution = make(middle)
+        label = label_of(puzzle)
+        if harder(label, level):
+            low = middle
+        else:
+            high, best = min(middle, clue_count(puzzle)), (puzzle, solution, label)
+            if high <= low:
+                break
+    return best if best[2] == level else minimal
 
 
 def check_generated(ptype, puzzle, solution, options: GenerateOptions,

@@ -159,3 +159,38 @@ def test_kakuro_generates_at_the_largest_size():
     ptype, (g,) = generated("kakuro", 31, 1, seed=1)
     assert g.puzzle.data.values.shape == (31, 31)
     assert_unique_and_valid(ptype, g)
+
+
+@pytest.mark.parametrize(("kind", "seeds"), [("str8ts", (2, 3, 4)), ("sudoku", (1, 2))])
+def test_an_easy_level_is_made_by_putting_clues_back(kind, seeds):
+    # a minimal 9x9 Str8ts is rarely easy: with seeds 2-4 no easy one came out in 10 CPU s
+    # (exit 2); clues put back on the way the minimal puzzle was reduced make it easier
+    ptype = get_puzzle_type(kind)
+    for seed in seeds:
+        g = next(generate_puzzles(ptype, GenerateOptions(size=9), 1, seed=seed,
+                                  difficulty="easy", tries=3))
+        assert g.grade == "easy" == rate(ptype, g.puzzle).level
+        assert_unique_and_valid(ptype, g)
+
+
+def test_easing_keeps_the_fewest_clues_that_grade_the_level():
+    from csolve.generate import eased
+
+    levels = {c: "evil" if c < 25 else "hard" if c < 31 else "medium" if c < 40 else "easy"
+              for c in range(20, 81)}
+    made = []
+
+    def make(clues):
+        clues = min(clues, 80)
+        made.append(clues)
+        return clues, f"solution {clues}"
+
+    for level, want in (("hard", 25), ("medium", 31), ("easy", 40)):
+        made.clear()
+        got = eased(make, (20, "minimal", "evil"), level, levels.__getitem__, int, 80)
+        assert got == (want, f"solution {want}", level)
+        assert len(made) <= 8  # by halves, not one by one
+    # a level the path jumps over: the minimal puzzle comes back
+    skips = {c: "evil" if c < 30 else "easy" for c in range(20, 81)}
+    assert eased(make, (20, "minimal", "evil"), "hard", skips.__getitem__, int, 80) == (
+        20, "minimal", "evil")
