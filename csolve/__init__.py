@@ -34,7 +34,8 @@ _LAZY = {
     "CsolveError": "csolve.errors", "PuzzleInputError": "csolve.errors",
     "OptionError": "csolve.errors", "UnknownNameError": "csolve.errors",
     "NoSolutionError": "csolve.errors", "SearchTimeoutError": "csolve.errors",
-    "RuleError": "csolve.errors", "GenerationError": "csolve.generate",
+    "RuleError": "csolve.errors", "UnsoundStepError": "csolve.errors",
+    "GenerationError": "csolve.generate",
     "new_ctrl": "csolve.search",
     "hookimpl": "csolve.hookspecs",
 }
@@ -43,7 +44,8 @@ __all__ = [
     "CsolveError", "End", "GenerationError", "NoSolutionError", "OptionError", "Puzzle",
     "PuzzleBatch", "PuzzleInputError", "PuzzleType", "Result", "ResultBlock", "RuleError",
     "SearchTimeoutError", "Solver",
-    "Stats", "Status", "UnknownNameError", "__version__", "backends", "count", "explain",
+    "Stats", "Status", "UnknownNameError", "UnsoundStepError", "__version__", "backends",
+    "count", "explain",
     "generate", "hookimpl", "new_ctrl", "puzzle_type", "puzzle_types", "rate", "read", "solve",
     "validate",
 ]
@@ -70,6 +72,7 @@ if TYPE_CHECKING:
         RuleError,
         SearchTimeoutError,
         UnknownNameError,
+        UnsoundStepError,
     )
     from csolve.generate import GenerationError
     from csolve.hookspecs import hookimpl

@@ -104,6 +104,13 @@ class RuleError(CsolveError):
     exit_code = ExitCode.INTERNAL
 
 
+class UnsoundStepError(CsolveError):
+    """A tactic's step contradicts the puzzle's only solution: a bug in that tactic's
+    finder, named so its author can find it, and never shown as an explanation."""
+
+    exit_code = ExitCode.INTERNAL
+
+
 class SearchTimeoutError(CsolveError):
     """A puzzle ran past its time limit before an answer came."""
 

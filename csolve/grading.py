@@ -130,16 +130,18 @@ def model_values(ptype: PuzzleType, puzzle: Puzzle, model: Model, solution) -> l
 
 
 def stepper(ptype: PuzzleType, puzzle: Puzzle, tactics: Sequence[str] | None = None,
-            solution=None) -> Stepper:
-    """A :class:`Stepper` for a puzzle; guesses follow ``solution`` when given. Tactics with
-    no step-by-step form (a plugin rule without a finder) are left to guesses."""
+            solution=None, unique: bool = False) -> Stepper:
+    """A :class:`Stepper` for a puzzle; guesses follow ``solution`` when given, and every
+    step is checked against it when it is the ``unique`` one. Tactics with no step-by-step
+    form (a plugin rule without a finder) are left to guesses."""
     ptype.check(puzzle)
     model = ptype.model(puzzle)
     chosen = tactic_list(ptype, tactics)
     return Stepper(model, chosen, namer_for(ptype, puzzle), finders=ptype.step_finders(),
                    solution=None if solution is None else model_values(ptype, puzzle, model,
                                                                          solution),
-                   missing_ok=tuple(t for t in chosen if t not in (tactics or ())))
+                   missing_ok=tuple(t for t in chosen if t not in (tactics or ())),
+                   unique=unique)
 
 
 def rate_steps(steps: Sequence[Step], solutions: int = 1,
@@ -213,7 +215,7 @@ def explain(ptype: PuzzleType, puzzle: Puzzle, tactics: Sequence[str] | None = N
 def _explained(ptype: PuzzleType, puzzle: Puzzle, tactics: Sequence[str] | None,
                limit: int | None, timeout: float | None, started: float, count: int,
                solution: object | None) -> Explanation:
-    st = stepper(ptype, puzzle, tactics, solution)
+    st = stepper(ptype, puzzle, tactics, solution, unique=count == 1)
     steps = []
     for step in st.steps(limit):
         steps.append(step)

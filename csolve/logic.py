@@ -400,7 +400,7 @@ class Stepper:
     def __init__(self, model: Model, tactics: Sequence[str], namer: Namer,
                  finders: dict[str, Finder] | None = None,
                  solution: Sequence[int] | None = None,
-                 missing_ok: Sequence[str] = ()) -> None:
+                 missing_ok: Sequence[str] = (), unique: bool = False) -> None:
         self.finders = {**FINDERS, **(finders or {})}
         #: tactics left out for want of a step-by-step form (their deductions become guesses)
         self.skipped = [t for t in tactics if t not in self.finders and t in missing_ok]
@@ -416,6 +416,9 @@ class Stepper:
                                if (check := getattr(self.finders[t], "contradiction", None))]
         self.board = Board(model, namer)
         self.solution = list(solution) if solution is not None else None
+        #: ``solution`` is the only one: every step must agree with it (a step that does
+        #: not is a tactic's bug, named, never shown as an explanation)
+        self.unique = unique and self.solution is not None
         b = self.board
         # givens: written in without a step (only they: a cell they leave with one
         # candidate is a naked single, a step of its own)
@@ -430,6 +433,7 @@ class Stepper:
         for check in self.contradictions:
             step = check(b)
             if step is not None:
+                self._check_sound(step, check)
                 b.apply(step)
                 return step
         b.dirty.clear()
@@ -437,9 +441,29 @@ class Stepper:
             return None
         for t in self.tactics:
             for step in self.finders[t](b):
+                self._check_sound(step, self.finders[t])
                 b.apply(step)
                 return step
         return self._guess()
+
+    def _check_sound(self, step: Step, finder: Callable) -> None:
+        """Refuse a step that contradicts the puzzle's only solution, naming the finder."""
+        if not self.unique:
+            return
+        sol, name = self.solution, self.board.namer
+        wrong = next((f"places {name.cell(c)} = {name.value(v)}, where the only solution has "
+                      f"{name.value(sol[c])}" for c, v in step.placed if v != sol[c]), None)
+        wrong = wrong or next((f"removes {name.value(v)} from {name.cell(c)}, the only "
+                               f"solution's value there" for c, v in step.removed
+                               if v == sol[c]), None)
+        if wrong is None and step.broken:
+            wrong = f"says there is no solution ({step.broken}), but there is one"
+        if wrong is not None:
+            from csolve.errors import UnsoundStepError
+
+            where = f"{getattr(finder, '__module__', '?')}.{getattr(finder, '__qualname__', '?')}"
+            raise UnsoundStepError(f"tactic {step.tactic!r} ({where}) made a wrong step: it "
+                                   f"{wrong} ({step.text!r})")
 
     def _guess(self) -> Step | None:
         b = self.board

@@ -241,3 +241,36 @@ def test_hint_on_a_puzzle_with_no_solution_says_so(tmp_path, kind, text):
     assert code == 1 and obj["status"] == "no-solution" and obj["steps"] == []
     code, out, _ = run_cli("explain", kind, str(path), "--output", "json")
     assert code == 1 and json.loads(out)["status"] == "no-solution"
+
+
+def _wrong_hidden_single(b):
+    """A broken finder: removes every open cell's largest candidate, right or wrong."""
+    from csolve.logic import Step
+
+    for c, x in enumerate(b.cand):
+        if x & (x - 1):
+            v = x.bit_length()
+            yield Step("hidden-single", removed=[(c, v)], cells=[c], values=[v],
+                       text=f"{b.namer.cell(c)} <> {v}: wrong on purpose")
+
+
+def test_a_wrong_step_is_a_named_bug_not_an_explanation(capsys, monkeypatch, medium_file):
+    # a finder's wrong step was shown as an explanation, exit 0 (or, once it emptied a
+    # cell, as "no solution" of a puzzle that has one)
+    import csolve
+    from csolve.errors import UnsoundStepError
+
+    monkeypatch.setitem(__import__("csolve.logic").logic.FINDERS, "hidden-single",
+                        _wrong_hidden_single)
+    for command in ("explain", "rate", "hint"):
+        code, out, err = run(capsys, monkeypatch, command, "sudoku", medium_file)
+        assert code == 4, (command, err)
+        assert len(err.splitlines()) == 1 and "Traceback" not in err
+        assert "tactic 'hidden-single' (tests.test_tactics_cli._wrong_hidden_single) made a " \
+               "wrong step: it removes" in err and "the only solution's value there" in err
+    with pytest.raises(UnsoundStepError, match="_wrong_hidden_single"):
+        csolve.explain("sudoku", MEDIUM)
+    # a puzzle with two solutions has no only solution to hold steps to
+    two = "2.....3........."
+    assert csolve.count("sudoku", two).count > 1
+    csolve.explain("sudoku", two)

@@ -110,7 +110,7 @@ def step_pictures(ptype, puzzle, tactics: tuple[str, ...] | None
     from csolve.logic import LABELS
 
     count, solution = find_solution(ptype, puzzle)
-    st = stepper(ptype, puzzle, tactics, solution)  # guesses follow the search's solution
+    st = stepper(ptype, puzzle, tactics, solution, unique=count == 1)  # guesses follow it
     items = []
     while True:
         before, placed = list(st.board.cand), list(st.board.placed)
