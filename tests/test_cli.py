@@ -703,3 +703,21 @@ def test_explain_lines_of_several_puzzles_say_whose_steps_they_are(tmp_path):
         solution = np.array(grid, dtype=np.int64)
         assert 0 not in solution
         assert sudoku.validate(puzzle, solution) == []
+
+
+@pytest.mark.parametrize("args", [("render", "killer", str(PUZZLES / "killer" / "small.txt")),
+                                  ("explain", "sudoku", str(PUZZLES / "sudoku" / "16x16.txt"),
+                                   "--output", "html"),
+                                  ("generate", "sudoku", "--count", "50", "--seed", "1",
+                                   "--output", "svg")])
+def test_a_picture_cut_short_by_its_reader_ends_with_141(args):
+    """A picture or page is one big text: unbuffered, the pipe took its first part and the
+    rest was dropped with exit 0, as if the whole had been written."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "csolve", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env)
+    first = proc.stdout.read(10)
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=300) == 141, err
+    assert first.startswith(b"<") and "Traceback" not in err

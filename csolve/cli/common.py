@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import codecs
+import io
+import os
+import select
 import sys
 from enum import StrEnum
 from typing import Annotated
@@ -42,3 +46,25 @@ def load_puzzles(kind: str, path: str, fmt: str | None, box: str | None = None):
 
     ptype = puzzle_type(kind)
     return ptype, read(ptype, path, fmt, box)
+
+
+def write_whole(text: str) -> None:
+    """Write ``text`` whole. Unbuffered (``python -u``, ``PYTHONUNBUFFERED``) stdout hands
+    a big text to one ``write`` call, which a pipe may take only in part (its reader gone,
+    a signal) and the rest would be lost without a word: written in a loop here instead,
+    so a reader that goes away is seen. (UTF-8 only, where no newline is translated.)"""
+    if not text:
+        return
+    raw = getattr(sys.stdout, "buffer", None)
+    if (not isinstance(raw, io.FileIO) or os.linesep != "\n"
+            or codecs.lookup(sys.stdout.encoding or "ascii").name != "utf-8"):
+        sys.stdout.write(text)
+        return
+    sys.stdout.flush()
+    view = memoryview(text.encode("utf-8", sys.stdout.errors or "strict"))
+    while view:
+        n = raw.write(view)
+        if n is None:  # a non-blocking stdout, full for now
+            select.select([], [raw], [])
+            continue
+        view = view[n:]

@@ -9,7 +9,7 @@ import typer
 
 from csolve import defaults
 from csolve.cli.app import app, examples
-from csolve.cli.common import BoxOpt, Output
+from csolve.cli.common import BoxOpt, Output, write_whole
 from csolve.defaults import MAX_WORKERS
 from csolve.errors import counted
 
@@ -78,7 +78,6 @@ def generate(
     """Generate puzzles with exactly one solution (minimal by default: no clue can be removed)."""
     import json
     import secrets
-    import sys
     import time
 
     from rich.console import Console
@@ -159,7 +158,7 @@ def generate(
     if pictures:
         from csolve.svg import stack
 
-        sys.stdout.write(stack(pictures) + "\n")
+        write_whole(stack(pictures) + "\n")
     if kept_more:
         err.print(f"csolve: {len(kept_more):,} of {counted(count, 'puzzle')} kept more than "
                   f"{counted(clues, 'clue')} (fewest {min(kept_more)}): no further clue "

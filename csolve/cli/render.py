@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 
 from csolve.cli.app import app, examples
-from csolve.cli.common import BoxOpt, FileArg, FormatOpt, PuzzleArg
+from csolve.cli.common import BoxOpt, FileArg, FormatOpt, PuzzleArg, write_whole
 from csolve.errors import counted
 
 
@@ -61,7 +61,7 @@ def render(
              for p, r in zip(puzzles, results, strict=True)]
     notes = ["" if r is None or r.solutions else f"not solved: {r.status.value}"
              for r in results]
-    sys.stdout.write(pictures(ptype, pairs, output.value, notes))
+    write_whole(pictures(ptype, pairs, output.value, notes))
     sys.stdout.flush()
     for p, note in zip(puzzles, notes, strict=True):  # an SVG cannot say it
         if note:
@@ -96,9 +96,9 @@ def _emit(output: PictureOutput | ExplainOutput, title: str,
     from csolve.svg import html_page, stack
 
     if output.value == "html":
-        sys.stdout.write(html_page(title, items))
+        write_whole(html_page(title, items))
     else:
-        sys.stdout.write(stack([svg for _, svg, _ in items], title=title))
+        write_whole(stack([svg for _, svg, _ in items], title=title))
     sys.stdout.flush()
 
 

@@ -8,11 +8,7 @@ bar when both are on the terminal, so the bar never breaks a grid.
 
 from __future__ import annotations
 
-import codecs
-import io
 import json
-import os
-import select
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -21,6 +17,7 @@ from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any
 
 from csolve.cli.common import Output
+from csolve.cli.common import write_whole as _write
 from csolve.errors import ExitCode, counted
 from csolve.outcome import STATS_FIELDS, Result, ResultBlock, Status
 from csolve.puzzle import Puzzle, PuzzleType, TextLines, positions
@@ -321,27 +318,6 @@ def _is_tty(stream: Any) -> bool:
     except (AttributeError, ValueError):
         return False
 
-
-def _write(text: str) -> None:
-    """Write ``text`` whole. Unbuffered (``python -u``, ``PYTHONUNBUFFERED``) stdout hands
-    a big text to one ``write`` call, which a pipe may take only in part (its reader gone,
-    a signal) and the rest would be lost without a word: written in a loop here instead,
-    so a reader that goes away is seen. (UTF-8 only, where no newline is translated.)"""
-    if not text:
-        return
-    raw = getattr(sys.stdout, "buffer", None)
-    if (not isinstance(raw, io.FileIO) or os.linesep != "\n"
-            or codecs.lookup(sys.stdout.encoding or "ascii").name != "utf-8"):
-        sys.stdout.write(text)
-        return
-    sys.stdout.flush()
-    view = memoryview(text.encode("utf-8", sys.stdout.errors or "strict"))
-    while view:
-        n = raw.write(view)
-        if n is None:  # a non-blocking stdout, full for now
-            select.select([], [raw], [])
-            continue
-        view = view[n:]
 
 
 def _micro() -> str:
