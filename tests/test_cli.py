@@ -721,3 +721,41 @@ def test_a_picture_cut_short_by_its_reader_ends_with_141(args):
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=300) == 141, err
     assert first.startswith(b"<") and "Traceback" not in err
+
+
+# two 4x4 puzzles of 12 solutions each, and one with none
+MIXED = "2.....3.........\n1234............\n12....3.........\n"
+
+
+def test_all_as_lines_says_whose_solutions_follow_and_reads_back(capsys, tmp_path):
+    # the solutions of several puzzles ran together, and a puzzle with none was left out
+    from csolve.puzzle import get_puzzle_type
+
+    f = write(tmp_path, MIXED)
+    code, out, _ = run(capsys, "solve", "sudoku", f, "--all", "--output", "line")
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0] == f"# {f}:1" and lines[13] == f"# {f}:2"
+    assert lines[-1] == "12....3......... # no-solution" and len(lines) == 27
+    sudoku = get_puzzle_type("sudoku")
+    givens = sudoku.parse(MIXED, "lines")
+    for k, block in enumerate((lines[1:13], lines[14:26])):
+        assert len(set(block)) == 12
+        for line in block:
+            solution = sudoku.parse(line, "lines")[0]
+            assert sudoku.validate(givens[k], sudoku.as_solution(solution)) == []
+    assert len(sudoku.parse(out, "lines")) == 25  # the comments are skipped
+    code, out, _ = run(capsys, "solve", "sudoku", MIXED.split()[0], "--all", "--output", "line")
+    assert code == 0 and len(out.splitlines()) == 12 and "#" not in out  # one puzzle: bare
+
+
+def test_json_says_why_each_search_ended(capsys, tmp_path):
+    f = write(tmp_path, MIXED)
+    code, out, _ = run(capsys, "solve", "sudoku", f, "--all", "--output", "json")
+    last = [json.loads(x) for x in out.splitlines() if "solution_index" not in x]
+    assert [(o["end"], o["count"], o["exact"]) for o in last] == [
+        ("exhausted", 12, True), ("exhausted", 12, True), ("exhausted", 0, True)]
+    code, out, _ = run(capsys, "solve", "sudoku", f, "--count", "--limit", "3", "--output",
+                       "json")
+    assert [(json.loads(x)["end"], json.loads(x)["exact"]) for x in out.splitlines()] == [
+        ("limit", False), ("limit", False), ("exhausted", True)]

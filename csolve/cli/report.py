@@ -40,6 +40,7 @@ class Reporter:
         self.total = total
         self.statuses: Counter[Status] = Counter()
         self.streamed: Counter[int] = Counter()  # solutions printed per puzzle (--all)
+        self.streaming = False  # --all: solutions are printed as found, then counted
         self.pictures: list[str] = []  # --output svg: one document per puzzle, written last
         self._live: Console | None = None  # the console the progress bar is drawn on
 
@@ -96,6 +97,8 @@ class Reporter:
 
     def solution_printer(self) -> Callable[[Puzzle, Any], None]:
         """For --all: print each solution as it is found."""
+        self.streaming = True
+
         def emit(puzzle: Puzzle, solution: Any) -> None:
             self.streamed[puzzle.index] += 1
             self._print_solution(puzzle, solution, self.streamed[puzzle.index])
@@ -103,7 +106,10 @@ class Reporter:
 
     def _print_solution(self, puzzle: Puzzle, solution: Any, index: int) -> None:
         if self.output is Output.line:
-            _write(self.ptype.format_line(puzzle, solution) + "\n")
+            # several puzzles' solutions in one stream: a comment says whose follow
+            head = f"{self.ptype.comment} {puzzle.where}\n" if self.total > 1 and index == 1 \
+                else ""
+            _write(head + self.ptype.format_line(puzzle, solution) + "\n")
         elif self.output is Output.json:
             _write(json.dumps({"puzzle": puzzle.index + 1, "line": puzzle.line,
                                "solution_index": index,
@@ -148,8 +154,11 @@ class Reporter:
         if self.counting:
             return "".join(f"{count}{'' if exact else '+'}\n"
                            for count, exact in zip(block.counts, block.exact, strict=True))
-        if self.streamed:
-            return ""
+        if self.streamed:  # the solutions went above; a puzzle with none says why
+            return "".join(f"{self.ptype.format_line(p, None)} {self.ptype.comment} "
+                           f"{status.value}\n"
+                           for p, status in zip(block.puzzles, block.statuses, strict=True)
+                           if not self.streamed[p.index])
         text = self._solution_texts(block, self.ptype.format_line_many)
         if isinstance(text, TextLines):
             return text.text
@@ -185,17 +194,18 @@ class Reporter:
         texts = self._solution_texts(block, self.ptype.to_json_text_many)
         backend, engine = json.dumps(block.backend), json.dumps(block.engine)
         indexes, lines = positions(block.puzzles)
-        rows = zip(indexes, lines, block.statuses, block.counts, block.exact, texts,
+        rows = zip(indexes, lines, block.statuses, block.ends, block.counts, block.exact, texts,
                    block.stats_rows(), strict=True)
         out = []
-        for k, (index, line, status, count, exact, solution, (counters, seconds)) in enumerate(
-                rows):
+        for k, (index, line, status, end, count, exact, solution, (counters, seconds)) in \
+                enumerate(rows):
             r = block.answered(k)
             if r is not None:
                 out.append(json.dumps(self._json(r)))
                 continue
-            head = f'{{"puzzle": {index + 1}, "line": {line}, "status": "{status}"'
-            if self.counting:
+            head = f'{{"puzzle": {index + 1}, "line": {line}, "status": "{status}", ' \
+                   f'"end": "{end}"'
+            if self.counting or self.streaming:
                 head += f', "count": {count}, "exact": {"true" if exact else "false"}'
             if solution is not None:
                 head += f', "solution": {solution}'
@@ -206,8 +216,9 @@ class Reporter:
 
     def _json(self, r: Result) -> dict:
         p = r.puzzle
-        obj: dict = {"puzzle": p.index + 1, "line": p.line, "status": r.status.value}
-        if self.counting:
+        obj: dict = {"puzzle": p.index + 1, "line": p.line, "status": r.status.value,
+                     "end": r.end.value}
+        if self.counting or self.streaming:
             obj["count"] = r.count
             obj["exact"] = r.exact
         if r.solutions and not self.streamed[p.index]:
