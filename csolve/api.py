@@ -541,11 +541,15 @@ def rate(kind: str | PuzzleType, puzzle: Any, tactics: Sequence[str] | str | Non
 def explain(kind: str | PuzzleType, puzzle: Any, tactics: Sequence[str] | str | None = None,
             limit: int | None = None, *, timeout: float | None = None,
             format: str | None = None, box: str | None = None) -> list[Step]:
-    """The solve as a person's steps (``step.text`` says each in words); ``limit`` stops
+    """The solve as a person's steps (``step.text`` says each in words, ``step.level`` its
+    level as ``csolve rate`` grades it); ``limit`` stops
     after that many (1: a hint; none left: the puzzle is solved). A puzzle with no solution
     raises :class:`~csolve.errors.NoSolutionError`; past ``timeout`` seconds (search and
     steps), :class:`~csolve.errors.SearchTimeoutError`."""
+    from dataclasses import replace
+
     from csolve.grading import explain as explain_puzzle
+    from csolve.grading import step_level
 
     ptype = puzzle_type(kind)
     _check_numbers(limit=limit)
@@ -556,7 +560,7 @@ def explain(kind: str | PuzzleType, puzzle: Any, tactics: Sequence[str] | str | 
     e = explain_puzzle(ptype, p, _names(tactics, "tactics"), limit, timeout)
     if e.solutions == 0:
         raise NoSolutionError(f"{p.where}: no solution: {e.why_no_solution()}")
-    return e.steps
+    return [s if s.level else replace(s, level=step_level(ptype, s)) for s in e.steps]
 
 
 @_in_python_words

@@ -448,3 +448,18 @@ def test_another_types_constraint_rule_is_refused_by_name():
                         rules=["elimination", "kakuro-sum"])[:1]
     assert r.status is csolve.Status.SOLVED
     assert csolve.validate("killer", r.solution, against=r.puzzle) == []
+
+
+def test_explained_steps_carry_the_level_the_command_shows(capsys):
+    # the API's steps had level None where explain --output json said "easy"
+    import json
+
+    from .helpers import run_cli
+
+    medium = "7.8...9.....6.7...5...2........9...68....35.92..1........8.4...........748.35..6."
+    steps = csolve.explain("sudoku", medium)
+    code, out, _ = run_cli("explain", "sudoku", medium, "--output", "json")
+    shown = json.loads(out.splitlines()[0])["steps"]
+    assert code == 0 and len(shown) == len(steps)
+    assert [s.level for s in steps] == [s["level"] for s in shown]
+    assert {s.level for s in steps} >= {"easy", "medium"}
