@@ -150,3 +150,45 @@ def test_starting_worker_processes_is_not_charged_to_the_time_limit():
     assert job.deadline == moved
     pp._start(SlowToStart(), 2, job)  # a new pool (the old one shut down) starts again
     assert job.deadline >= moved + 0.2
+
+
+STUCK = """
+import numpy as np, numba, sys
+from csolve.cli import _InterruptWatch
+
+@numba.njit(nogil=True)
+def spin(flags):  # a compiled loop that never returns while flags[1] == 0
+    while flags[1] == 0:
+        flags[0] += 1
+    return flags[0]
+
+spin(np.array([0, 1]))  # compiled
+watch = _InterruptWatch()
+watch.start()
+print("ready", flush=True)
+spin(np.array([0, 0]))
+"""
+
+
+def test_a_second_ctrl_c_ends_a_program_stuck_in_a_compiled_loop():
+    # a plugin's rule that never returned kept the program from Ctrl-C and --timeout alike:
+    # Python runs signal handlers only between bytecodes; only SIGKILL ended it
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from csolve.cli import SAME_INTERRUPT_S
+
+    proc = subprocess.Popen([sys.executable, "-c", STUCK], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline() == "ready\n"
+        proc.send_signal(signal.SIGINT)  # the first is the program's to deal with: it cannot
+        time.sleep(SAME_INTERRUPT_S * 1.5)  # (a person's second Ctrl-C comes later)
+        assert proc.poll() is None
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=120) == 130
+    finally:
+        proc.kill()
+    assert "csolve: interrupted (the search did not stop" in proc.stderr.read()

@@ -46,6 +46,8 @@ def main() -> None:
     puzzle_module = sys.modules.get("csolve.puzzle")  # (not imported for --help)
     if puzzle_module is not None:
         puzzle_module.used.clear()  # the types this command looks up, not an earlier one's
+    watch = _InterruptWatch()
+    watch.start()
     try:
         rv = app_for(sys.argv[1:])(standalone_mode=False)
     except BrokenPipeError:
@@ -107,6 +109,7 @@ def main() -> None:
                          f"({bug}; CSOLVE_DEBUG=1 shows the traceback)\n")
         sys.exit(int(ExitCode.INTERNAL))
     finally:
+        watch.stop()
         _interrupt_dealt_with()
         sys.unraisablehook = previous_hook
         AUDIENCE.reset(audience)
@@ -212,6 +215,88 @@ def _interrupted_in_teardown(signum: int, frame: object) -> None:
         child.terminate()
     _say_interrupted()
     os._exit(130)
+
+
+#: seconds the program has, after a second Ctrl-C, to stop on its own before it is ended
+STUCK_GRACE_S = 2.0
+
+
+class _InterruptWatch:
+    """A second Ctrl-C ends the program even when the main thread never returns to Python
+    (a compiled kernel that loops forever: Python runs signal handlers between bytecodes
+    only). Python still writes each signal's number to a wakeup fd at once; a thread reads
+    it, and when a second Ctrl-C (:data:`SAME_INTERRUPT_S` or more after the first) is not
+    dealt with within :data:`STUCK_GRACE_S` (the command not done by then), it ends the
+    workers and the program."""
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self._sockets: tuple = ()
+        self._previous = -1
+
+    def start(self) -> None:
+        import signal
+        import socket
+
+        if threading.current_thread() is not threading.main_thread():
+            return
+        reader, writer = socket.socketpair()
+        writer.setblocking(False)
+        try:
+            self._previous = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
+        except ValueError:
+            reader.close(), writer.close()
+            return
+        self._sockets = (reader, writer)
+        threading.Thread(target=self._watch, args=(reader,), name="csolve-interrupt-watch",
+                         daemon=True).start()
+
+    def stop(self) -> None:
+        """The command is done: its own handling of Ctrl-C has had its say."""
+        import signal
+        import socket
+
+        self.done.set()
+        if not self._sockets:
+            return
+        reader, writer = self._sockets
+        self._sockets = ()
+        signal.set_wakeup_fd(self._previous)
+        writer.close()
+        reader.shutdown(socket.SHUT_RDWR)  # the watching thread's read ends
+        reader.close()
+
+    def _watch(self, reader) -> None:
+        import signal
+        import time
+
+        first: list[float] = []
+        while True:
+            try:
+                data = reader.recv(64)
+            except OSError:
+                return
+            if not data:
+                return
+            for signum in data:
+                now = time.monotonic()
+                if signum != signal.SIGINT:
+                    continue
+                if not first:
+                    first.append(now)
+                elif now - first[0] >= SAME_INTERRUPT_S and not self.done.wait(STUCK_GRACE_S):
+                    self._end()
+
+    @staticmethod
+    def _end() -> None:
+        import multiprocessing
+
+        for child in multiprocessing.active_children():
+            child.terminate()
+        sys.stderr.write("csolve: interrupted (the search did not stop: a compiled rule or "
+                         "engine never returned)\n")
+        sys.stderr.flush()
+        os._exit(130)
 
 
 def _say_interrupted() -> None:
