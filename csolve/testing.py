@@ -17,7 +17,11 @@ one-puzzle ones; solutions validate, keep the givens and equal the known ones; a
 solution is refused; an under-constrained puzzle has the same count on every installed
 backend at 1 and 2 workers; bad input and conflicting givens end ``csolve solve`` with one
 ``file:line[:col]: problem`` line and exit code 2; and the plugin's entry point loads without
-numpy, so ``csolve --help`` stays fast. Plain functions, no pytest needed.
+numpy, so ``csolve --help`` stays fast. Where the type implements them, the optional methods
+are held to what the CLI does with them: ``format_grid`` reads back, ``to_svg`` is one SVG
+document, ``clue_count`` an int, ``step_finders`` take no step against a sample's only
+solution, and ``generate`` makes a unique puzzle with a valid solution, the same from the
+same seed. Plain functions, no pytest needed.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import contextlib
 import io
 import os
 import re
+import reprlib
 import subprocess
 import sys
 import tempfile
@@ -94,6 +99,17 @@ def _same(a: Any, b: Any) -> bool:
 
 def _parse(ptype: PuzzleType, text: str, source: str = "<sample>") -> Sequence[Puzzle]:
     return ptype.parse(text if text.endswith("\n") else text + "\n", source)
+
+
+def _implements(ptype: PuzzleType, method: str) -> bool:
+    """Whether the type has its own ``method`` rather than the base class's default or
+    refusal: an optional method is checked only where a plugin wrote one."""
+    return getattr(type(ptype), method) is not getattr(PuzzleType, method)
+
+
+def _solution(ptype: PuzzleType, p: Puzzle) -> Any:
+    """A solution of ``p``, decoded from the model's search."""
+    return ptype.decode(p, _solved_masks(ptype, p))
 
 
 # --- the checks ------------------------------------------------------------------------------
@@ -239,6 +255,177 @@ def check_backend_counts(ptype: PuzzleType, text: str, workers: Sequence[int] = 
     return count
 
 
+# --- optional methods: checked where the type implements them ----------------------------
+
+def check_outputs(ptype: PuzzleType, text: str) -> None:
+    """What ``--output grid`` and ``--output svg`` write, and the clue count ``generate``
+    reports, for each puzzle of ``text`` and its solution: ``format_grid`` reads back,
+    ``to_svg`` is one SVG document, ``clue_count`` a plain int (each where implemented)."""
+    puzzles = _parse(ptype, text)
+    if _implements(ptype, "clue_count"):
+        for p in puzzles:
+            _check_clue_count(ptype, p)
+    grid, svg = _implements(ptype, "format_grid"), _implements(ptype, "to_svg")
+    if not (grid or svg):
+        return
+    solutions = [_solution(ptype, p) for p in puzzles]
+    if grid:
+        _check_grids(ptype, puzzles, solutions)
+    if svg:
+        for p, s in zip(puzzles, solutions, strict=True):
+            _check_svg(ptype, p, None)
+            _check_svg(ptype, p, s)
+
+
+def _check_clue_count(ptype: PuzzleType, p: Puzzle) -> None:
+    """``generate`` says the count and writes it in its JSON: a plain int, -1 or more."""
+    n = ptype.clue_count(p)
+    assert isinstance(n, int) and not isinstance(n, bool) and n >= -1, (
+        f"{p.where}: clue_count returned {reprlib.repr(n)} ({type(n).__name__}); it returns "
+        "how many clues the puzzle has, a plain int (-1: not said)")
+
+
+def _grid(ptype: PuzzleType, p: Puzzle, solution: Any) -> str:
+    grid = ptype.format_grid(p, solution)
+    assert isinstance(grid, str), (f"{p.where}: format_grid returned {reprlib.repr(grid)} "
+                                   f"({type(grid).__name__}); it returns the grid, a str")
+    return grid
+
+
+def _read_grids(ptype: PuzzleType, puzzles: Sequence[Puzzle], grids: list[str]
+                ) -> Sequence[Puzzle]:
+    """The grids written as ``--output grid`` writes them (a comment line above each),
+    read back."""
+    text = "".join(f"{ptype.comment} puzzle {i + 1}\n{g}\n\n" for i, g in enumerate(grids))
+    try:
+        back = ptype.parse(text, "grids")
+    except Exception as e:  # the plugin's parser refuses its own grids
+        raise AssertionError(f"format_grid wrote grids that parse refuses: "
+                             f"{type(e).__name__}: {e}") from e
+    assert len(back) == len(puzzles), (f"format_grid: the grids of {len(puzzles)} puzzles "
+                                       f"read back as {len(back)} puzzles")
+    return back
+
+
+def _check_grids(ptype: PuzzleType, puzzles: Sequence[Puzzle], solutions: list[Any]) -> None:
+    """``--output grid`` reads back: puzzles as the same puzzles, solutions as complete
+    puzzles holding them (``csolve validate`` reads what ``solve`` wrote)."""
+    back = _read_grids(ptype, puzzles, [_grid(ptype, p, None) for p in puzzles])
+    for p, q in zip(puzzles, back, strict=True):
+        assert _line(ptype, q, None) == _line(ptype, p, None), \
+            f"{p.where}: format_grid reads back as another puzzle: {_line(ptype, q, None)!r}"
+    back = _read_grids(ptype, puzzles, [_grid(ptype, p, s)
+                                        for p, s in zip(puzzles, solutions, strict=True)])
+    for p, q, s in zip(puzzles, back, solutions, strict=True):
+        assert ptype.is_complete(q) and _same(ptype.as_solution(q), s), \
+            f"{p.where}: format_grid of the solution reads back as another grid"
+
+
+def _check_svg(ptype: PuzzleType, p: Puzzle, solution: Any) -> None:
+    """``to_svg`` gives one SVG document, a str, that ``--output svg`` stacks with others
+    into a picture XML reads."""
+    from xml.etree import ElementTree as ET
+
+    from csolve.svg import stack
+
+    doc = ptype.to_svg(p, solution)
+    assert isinstance(doc, str), (f"{p.where}: to_svg returned {reprlib.repr(doc)} "
+                                  f"({type(doc).__name__}); it returns one SVG document, a str")
+    try:
+        ET.fromstring(stack([doc, doc]))
+    except (ValueError, KeyError, ET.ParseError) as e:
+        raise AssertionError(f"{p.where}: to_svg wrote {reprlib.repr(doc)}, which --output "
+                             f"svg cannot stack ({type(e).__name__}: {e}); it returns one "
+                             "<svg> document with a width and height") from e
+
+
+def check_step_finders(ptype: PuzzleType, text: str) -> None:
+    """The type's own step finders (``step_finders``), where it has them: each named for one
+    of its tactics or constraint rules (no other is ever called), and ``explain`` on each
+    puzzle of ``text`` takes no step that contradicts its only solution."""
+    if not _implements(ptype, "step_finders"):
+        return
+    from csolve.errors import UnsoundStepError
+    from csolve.grading import explain, known_tactics
+
+    finders = ptype.step_finders()
+    assert isinstance(finders, dict) and all(callable(f) for f in finders.values()), (
+        f"step_finders returned {reprlib.repr(finders)}; it returns {{tactic: finder}}")
+    unused = [name for name in finders if name not in known_tactics(ptype)]
+    assert not unused, (f"step_finders names {', '.join(map(repr, unused))}, not among the "
+                        "type's tactics or constraint_rules: explain never calls it")
+    for p in _parse(ptype, text):
+        try:
+            explain(ptype, p)
+        except UnsoundStepError as e:
+            raise AssertionError(f"{p.where}: step_finders: {e}") from e
+
+
+#: sizes tried, smallest first, for the one a generator accepts (up to the CLI's largest)
+GENERATE_SIZES = range(1, 65)
+
+
+def check_generator(ptype: PuzzleType, size: int | None = None, seed: int = 0
+                    ) -> Puzzle | None:
+    """``generate``, where the type has it, at ``size`` (default: the smallest size
+    ``check_generate`` accepts, the cheapest): the puzzle has one solution for the solver,
+    the solution returned validates, the puzzle's line reads back, and the same seed makes
+    the same puzzle again (all randomness from ``rng``). Returns the puzzle."""
+    if not _implements(ptype, "generate"):
+        return None
+    options = _generate_options(ptype, size)
+    where = f"generate (size {options.size}, seed {seed})"
+    p, solution = _generated(ptype, options, seed, where)
+    count, exact, _ = _solve(ptype, p, limit=2)
+    assert (count, exact) == (1, True), \
+        f"{where} made a puzzle with {count}{'' if exact else '+'} solutions, not one"
+    problems = _problems(ptype, p, solution)
+    assert not problems, f"{where}: the solution it returned fails validate: {problems[0]}"
+    line = _line(ptype, p, None)
+    try:
+        check_round_trip(ptype, line)
+        _check_json(ptype, p, solution)
+        if _implements(ptype, "clue_count"):
+            _check_clue_count(ptype, p)
+    except AssertionError as e:
+        raise AssertionError(f"{where}: {e}") from e
+    again, _ = _generated(ptype, options, seed, where)
+    assert _line(ptype, again, None) == line, (f"{where} made another puzzle from the same "
+                                               "seed: all its randomness must come from rng")
+    return p
+
+
+def _generate_options(ptype: PuzzleType, size: int | None) -> Any:
+    """Options for ``size``, or for the smallest size the type accepts, as ``csolve
+    generate`` checks them (``check_generate``)."""
+    from csolve.errors import CsolveError
+    from csolve.generate import GenerateOptions, checked_request
+
+    for n in GENERATE_SIZES if size is None else (size,):
+        try:
+            return checked_request(ptype, GenerateOptions(size=n))
+        except CsolveError as e:
+            if size is not None:
+                raise AssertionError(f"check_generate refuses size {size}: {e}") from e
+    raise AssertionError(f"check_generate refuses every size from {GENERATE_SIZES.start} to "
+                         f"{GENERATE_SIZES.stop - 1}: generate cannot be checked")
+
+
+def _generated(ptype: PuzzleType, options: Any, seed: int, where: str) -> tuple[Puzzle, Any]:
+    """One puzzle from ``generate``, as ``csolve generate`` makes try 0 of a seed."""
+    from csolve.errors import CsolveError
+    from csolve.search import new_ctrl
+
+    try:
+        made = ptype.generate(options, np.random.default_rng([seed, 0]), new_ctrl())
+    except CsolveError as e:  # a size check_generate let through
+        raise AssertionError(f"{where} raised {type(e).__name__}: {e} (check_generate "
+                             "accepts the size)") from e
+    assert isinstance(made, tuple) and len(made) == 2 and isinstance(made[0], Puzzle), (
+        f"{where} returned {reprlib.repr(made)}; it returns (puzzle, solution)")
+    return made
+
+
 def run_cli(*args: str) -> tuple[int, str, str]:
     """``csolve ARGS`` in this process: (exit code, stdout, stderr)."""
     from csolve.cli import main
@@ -338,7 +525,9 @@ def check_puzzle_type(ptype: PuzzleType, puzzles: str, *, solutions: str | None 
     """Every check the samples allow: ``puzzles`` (text of puzzles with one solution each,
     ``solutions`` their known solutions), ``open_puzzle`` (many solutions), ``bad_input``
     and ``conflicting`` (texts ``csolve solve`` must refuse), ``entry_point`` (its name in
-    the ``csolve`` group)."""
+    the ``csolve`` group). The optional methods the type implements are checked on
+    ``puzzles`` (``format_grid``, ``to_svg``, ``clue_count``, ``step_finders``) and on a
+    puzzle ``generate`` makes at its smallest size."""
     assert ptype.name and ptype.description, "a puzzle type needs a name and a description"
     check_round_trip(ptype, puzzles)
     check_batch_methods(ptype, puzzles)
@@ -350,5 +539,8 @@ def check_puzzle_type(ptype: PuzzleType, puzzles: str, *, solutions: str | None 
         check_input_error(ptype, bad_input)
     if conflicting is not None:
         check_input_error(ptype, conflicting, "conflicting givens")
+    check_outputs(ptype, puzzles)
+    check_step_finders(ptype, puzzles)
+    check_generator(ptype)
     if entry_point is not None:
         check_light_entry_point(entry_point)

@@ -178,3 +178,96 @@ def test_the_kit_names_the_method_that_breaks_the_contract():
     with pytest.raises(AssertionError, match="the model's search finds no solution "
                                              r"\(it searched the whole tree"):
         check_batch_methods(get_puzzle_type("sudoku"), "1..4..2..3..4..1\n")
+
+
+def test_the_kit_names_a_broken_output_method():
+    """A grid with a row dropped (``--output grid`` no longer reads back), a clue count that
+    is no number (``generate --output json`` wrote ``"clues": "many"``) and a picture that is
+    an int: check_puzzle_type names each."""
+    from csolve_sudoku.plugin import Sudoku
+
+    sample = "2.....3......4.1\n"
+
+    class DroppedRow(Sudoku):
+        def format_grid(self, puzzle, solution):
+            return "\n".join(super().format_grid(puzzle, solution).splitlines()[:-1])
+
+    class ManyClues(Sudoku):
+        def clue_count(self, puzzle):
+            return "many"
+
+    class IntPicture(Sudoku):
+        def to_svg(self, puzzle, solution, step=None, *, candidates=None, placed=None):
+            return 7
+
+    with pytest.raises(AssertionError, match="format_grid wrote grids that parse refuses: "
+                                             "PuzzleInputError: grids:5:"):
+        check_puzzle_type(DroppedRow(), sample)
+    with pytest.raises(AssertionError, match=r"clue_count returned 'many' \(str\)"):
+        check_puzzle_type(ManyClues(), sample)
+    with pytest.raises(AssertionError, match=r"to_svg returned 7 \(int\); it returns one SVG"):
+        check_puzzle_type(IntPicture(), sample)
+
+
+def test_the_kit_names_a_broken_generator():
+    """A generator whose puzzle has several solutions, whose solution fails the puzzle, or
+    whose randomness is not all from ``rng``: each is named, with the size the kit picked
+    (the smallest the type accepts)."""
+    import numpy as np
+    from csolve_sudoku.plugin import Sudoku
+
+    from csolve.testing import check_generator
+
+    class Open(Sudoku):
+        def generate(self, options, rng, ctrl=None):
+            _puzzle, solution = super().generate(options, rng, ctrl)
+            (empty,) = self.parse("." * 16 + "\n", "<generated>")
+            return empty, solution
+
+    class WrongSolution(Sudoku):
+        def generate(self, options, rng, ctrl=None):
+            puzzle, solution = super().generate(options, rng, ctrl)
+            return puzzle, solution[::-1].copy()
+
+    class OwnRandomness(Sudoku):
+        def generate(self, options, rng, ctrl=None):
+            return super().generate(options, np.random.default_rng(), ctrl)
+
+    with pytest.raises(AssertionError, match=r"generate \(size 4, seed 0\) made a puzzle with "
+                                             r"2\+ solutions, not one"):
+        check_generator(Open())
+    with pytest.raises(AssertionError, match=r"generate \(size 4, seed 0\): the solution it "
+                                             "returned fails validate"):
+        check_generator(WrongSolution())
+    with pytest.raises(AssertionError, match="made another puzzle from the same seed"):
+        check_generator(OwnRandomness())
+    assert check_generator(get_puzzle_type("kakuro"), size=5) is not None
+    with pytest.raises(AssertionError, match="check_generate refuses size 3"):
+        check_generator(get_puzzle_type("kakuro"), size=3)
+
+
+def test_the_kit_names_a_broken_step_finder():
+    """A finder that removes a cell's every candidate (the only solution's value among them)
+    and one named for no tactic of the type (never called): step_finders is named."""
+    from csolve_sudoku.plugin import Sudoku
+
+    from csolve.logic import Step, bits
+    from csolve.testing import check_step_finders
+
+    def wipe(b):
+        c = next(c for c, x in enumerate(b.cand) if x & (x - 1))
+        yield Step("elimination", removed=[(c, v) for v in bits(b.cand[c])], text="wiped")
+
+    class Unsound(Sudoku):
+        def step_finders(self):
+            return {**super().step_finders(), "elimination": wipe}
+
+    class Unused(Sudoku):
+        def step_finders(self):
+            return {"no-such-tactic": wipe}
+
+    with pytest.raises(AssertionError, match=r"<sample>:1: step_finders: tactic 'elimination' "
+                                             r"\(.*wipe\) made a wrong step: it removes"):
+        check_step_finders(Unsound(), SAMPLES["sudoku"]["puzzles"])
+    with pytest.raises(AssertionError, match="step_finders names 'no-such-tactic', not among"):
+        check_step_finders(Unused(), SAMPLES["sudoku"]["puzzles"])
