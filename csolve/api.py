@@ -509,16 +509,19 @@ def validate(kind: str | PuzzleType, solution: Any, against: Any = None) -> list
     array), checked against the puzzle ``against``."""
     import numpy as np
 
+    from csolve.solver import listed
+
     ptype = puzzle_type(kind)
     if isinstance(solution, np.ndarray):
         if against is None:
             raise OptionError("a solution array is checked against its puzzle: pass against=")
-        return ptype.validate(_one(read(ptype, against), "validate"), solution)
+        return listed(ptype, "validate",
+                      ptype.validate(_one(read(ptype, against), "validate"), solution))
     grid = _one(read(ptype, solution), "validate")
     reference = grid if against is None else _one(read(ptype, against), "validate")
     if not ptype.is_complete(grid):
         return ["not complete"]
-    return ptype.validate(reference, ptype.as_solution(grid))
+    return listed(ptype, "validate", ptype.validate(reference, ptype.as_solution(grid)))
 
 
 @_in_python_words

@@ -19,6 +19,7 @@ validator.
 
 from __future__ import annotations
 
+import reprlib
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -387,19 +388,21 @@ def _fallback(model: Model, options: SolveOptions) -> Model | None:
 def checked(ptype: PuzzleType, puzzle: Puzzle, masks: np.ndarray) -> Any:
     """Decode a solved state and validate it against the givens."""
     solution = ptype.decode(puzzle, masks)
-    problems = _listed(ptype, "validate", ptype.validate(puzzle, solution))
+    problems = listed(ptype, "validate", ptype.validate(puzzle, solution))
     if problems:
         raise InvalidSolutionError(
             f"{puzzle.where}: internal error: a solution failed validation: {problems[0]}")
     return solution
 
 
-def _listed(ptype: PuzzleType, method: str, problems: Any) -> list:
-    """A validator's answer, which must be a list (empty: valid): anything else (None from
-    a method that forgot to return) is the plugin's bug, not a valid solution."""
-    if not isinstance(problems, list):
-        raise TypeError(f"puzzle type {ptype.name!r}: {method} returned {problems!r}, not a "
-                        "list of problems ([] when valid)")
+def listed(ptype: PuzzleType, method: str, problems: Any, *, of_lists: bool = False) -> list:
+    """A validator's answer, which must be a list of strings (empty: valid), or with
+    ``of_lists`` a list of such lists (``validate_many``): anything else (None from a method
+    that forgot to return, one string) is the plugin's bug, not a valid solution."""
+    ok = isinstance(problems, list) and (of_lists or all(isinstance(x, str) for x in problems))
+    if not ok:
+        raise TypeError(f"puzzle type {ptype.name!r}: {method} returned "
+                        f"{reprlib.repr(problems)}, not a list of problems ([] when valid)")
     return problems
 
 
@@ -412,9 +415,9 @@ def _checked_many(ptype: PuzzleType, puzzles: Sequence[Puzzle], masks: np.ndarra
     # the method the plugin wrote: the base class's validate_many calls validate
     own = "validate" if type(ptype).validate_many is PuzzleType.validate_many else \
         "validate_many"
-    for k, problems in enumerate(_listed(ptype, "validate_many",
-                                         ptype.validate_many(puzzles, solutions))):
-        if _listed(ptype, own, problems):
+    for k, problems in enumerate(listed(ptype, "validate_many",
+                                        ptype.validate_many(puzzles, solutions), of_lists=True)):
+        if listed(ptype, own, problems):
             raise InvalidSolutionError(f"{puzzles[k].where}: internal error: a solution "
                                        f"failed validation: {problems[0]}")
     return solutions

@@ -743,3 +743,17 @@ def test_list_tactics_names_the_constraint_rules_a_model_adds(site, monkeypatch,
     main()
     out = capsys.readouterr().out
     assert "default rules: elimination,naked-pair)" in out.replace("\n", "")
+
+
+def test_a_validator_returning_a_string_is_its_bug_in_validate_too(site, tmp_path):
+    # csolve validate took the string's first letter as the problem: "invalid (complete): a"
+    source = NONE_FROM.replace("return None", "return 'a problem'").replace("{method}",
+                                                                             "validate")
+    install(site, "brokenplug", {"odd": source})
+    solved = tmp_path / "solved.txt"
+    solved.write_text("479126385538497621162583794381759246795642813624318957953274168"
+                      "816935472247861539\n")
+    r = program(site, "validate", "odd-sudoku", str(solved))
+    assert r.returncode == 4 and r.stderr.count("\n") == 1, r.stderr
+    assert "validate returned 'a problem', not a list of problems" in r.stderr
+    assert "brokenplug" in r.stderr and "invalid" not in r.stdout

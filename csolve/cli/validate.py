@@ -32,6 +32,7 @@ def validate(
 
     from csolve.cli.common import load_puzzles
     from csolve.errors import CsolveError, ExitCode, PuzzleInputError, counted
+    from csolve.solver import listed
 
     ptype, grids = load_puzzles(puzzle, file, fmt, box)
     givens = None
@@ -47,7 +48,8 @@ def validate(
     for i, g in enumerate(grids):
         if ptype.is_complete(g):
             reference = givens[i] if givens is not None else g
-            problems = ptype.validate(reference, ptype.as_solution(g))
+            problems = listed(ptype, "validate", ptype.validate(reference,
+                                                                ptype.as_solution(g)))
             kind = "complete"
         else:
             try:
