@@ -297,6 +297,12 @@ class Solver:
             backend_options=be.check_options(backend_options),
             escalate_after=escalate_after)
         be.check_workers(self.options.workers)
+        if workers > 1 and not be.parallel and AUDIENCE.get() == "python":  # (the CLI has
+            import warnings  # a note of its own)
+
+            warnings.warn(f"backend {be.name!r} searches on one worker; workers={workers} "
+                          "changes nothing (a parallel one shares the work: "
+                          "backend='locked-pool'; see csolve.backends())", stacklevel=2)
         self.counting = count
 
     def _rules(self, rules: tuple[str, ...] | None, tactics: tuple[str, ...] | None,

@@ -463,3 +463,15 @@ def test_explained_steps_carry_the_level_the_command_shows(capsys):
     assert code == 0 and len(shown) == len(steps)
     assert [s.level for s in steps] == [s["level"] for s in shown]
     assert {s.level for s in steps} >= {"easy", "medium"}
+
+
+def test_workers_a_one_worker_backend_cannot_use_are_warned_of():
+    # the command line said so and the API said nothing
+    with pytest.warns(UserWarning, match="backend 'serial' searches on one worker; workers=8"):
+        csolve.Solver("sudoku", backend="serial", workers=8)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        csolve.Solver("sudoku", backend="locked-pool", workers=8)
+        csolve.Solver("sudoku", backend="serial", workers=1)
