@@ -153,20 +153,29 @@ def test_starting_worker_processes_is_not_charged_to_the_time_limit():
 
 
 STUCK = """
-import numpy as np, numba, sys
+import threading, time
+import numpy as np, numba
 from csolve.cli import _InterruptWatch
 
 @numba.njit(nogil=True)
 def spin(flags):  # a compiled loop that never returns while flags[1] == 0
+    flags[2] = 1
     while flags[1] == 0:
         flags[0] += 1
     return flags[0]
 
-spin(np.array([0, 1]))  # compiled
+spin(np.array([0, 1, 0]))  # compiled
 watch = _InterruptWatch()
 watch.start()
-print("ready", flush=True)
-spin(np.array([0, 0]))
+flags = np.array([0, 0, 0])
+
+def say_when_stuck():  # (a Ctrl-C before the loop would be Python's to handle)
+    while flags[2] == 0:
+        time.sleep(0.01)
+    print("ready", flush=True)
+
+threading.Thread(target=say_when_stuck, daemon=True).start()
+spin(flags)
 """
 
 
