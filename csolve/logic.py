@@ -186,6 +186,13 @@ class Board:
             for c, _v in step.placed:
                 self.settle(c)
 
+    def changes(self, step: Step) -> bool:
+        """Whether ``step`` would change the board: a step that does not, taken, would be
+        found again and again, and the explanation would never end."""
+        return (any(self.cand[c] >> (v - 1) & 1 for c, v in step.removed)
+                or any(not self.placed[c] or self.cand[c] != 1 << (v - 1)
+                       for c, v in step.placed))
+
     def settle(self, c: int) -> None:
         self.placed[c] = True
         x = self.cand[c]
@@ -441,6 +448,8 @@ class Stepper:
             return None
         for t in self.tactics:
             for step in self.finders[t](b):
+                if not b.changes(step):  # a finder's bug that would repeat forever
+                    continue
                 self._check_sound(step, self.finders[t])
                 b.apply(step)
                 return step

@@ -274,3 +274,21 @@ def test_a_wrong_step_is_a_named_bug_not_an_explanation(capsys, monkeypatch, med
     two = "2.....3........."
     assert csolve.count("sudoku", two).count > 1
     csolve.explain("sudoku", two)
+
+
+def test_a_step_that_changes_nothing_is_passed_over(monkeypatch):
+    # taken, it was found again at every step and the explanation never ended
+    import csolve
+    from csolve.logic import FINDERS, Step
+
+    real = FINDERS["hidden-single"]
+
+    def idle_then_real(b):
+        c = next(c for c, placed in enumerate(b.placed) if placed)
+        yield Step("hidden-single", placed=[(c, b.cand[c].bit_length())], cells=[c],
+                   text="a value already written in")
+        yield from real(b)
+
+    want = [s.text for s in csolve.explain("sudoku", MEDIUM)]
+    monkeypatch.setitem(FINDERS, "hidden-single", idle_then_real)
+    assert [s.text for s in csolve.explain("sudoku", MEDIUM)] == want
