@@ -208,18 +208,25 @@ def test_a_stop_while_solutions_stream_ends_the_search(backend):
     until the queue was empty and only then looked at the stop flag and the clock: with
     millions streaming, Ctrl-C and --timeout did nothing. Here the callback raises the stop
     flag after 2,000 solutions of an empty grid (more than any run could count); run in a
-    child process, so that a search that does not stop fails the test instead of hanging it."""
+    child process, so that a search that does not stop fails the test instead of hanging it.
+    The callback is slow, as a slow reader of ``--all`` is: the workers found solutions
+    without bound ahead of it (gigabytes), and the count took in those never delivered."""
     script = f"""
+import time
 import csolve
+from csolve.backends.threads import STREAM_AHEAD
 ctrl = csolve.new_ctrl()
 seen = [0]
 def on_solution(puzzle, solution):
     seen[0] += 1
+    time.sleep(0.0002)
     if seen[0] == 2000:
         ctrl[0] = 1
 (r,) = csolve.Solver("sudoku", count=True, backend="{backend}", workers=2, probe=0).iter_solve(
     ["." * 81], on_solution=on_solution, ctrl=ctrl)
-print(r.end.value, r.exact, seen[0] >= 2000)
+ahead = r.stats.solutions - seen[0]  # found and never delivered
+print(r.end.value, r.exact, seen[0] >= 2000, r.count == seen[0],
+      ahead <= STREAM_AHEAD + 2 * (64 + 1))
 """
     import subprocess
     import sys
@@ -227,7 +234,7 @@ print(r.end.value, r.exact, seen[0] >= 2000)
     r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                        timeout=300)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.split() == ["stopped", "False", "True"]
+    assert r.stdout.split() == ["stopped", "False", "True", "True", "True"], r.stdout
 
 
 def thread_backends() -> list[str]:

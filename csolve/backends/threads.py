@@ -37,6 +37,9 @@ from csolve.search import SearchState, new_ctrl, stats_dict
 SLICE_NODES = 1 << 16
 _POLL = 0.01  # seconds between the calling thread's checks of time-outs and Ctrl-C
 _LAST_DRAIN = 0.2  # seconds of queued solutions still delivered after a stop or time-out
+#: solutions found and not yet delivered, at most: past it workers wait for the output, so a
+#: slow reader (``--all | less``) holds the search back instead of filling memory
+STREAM_AHEAD = 1024
 
 
 class Worker:
@@ -158,14 +161,26 @@ class Team:
             limit = self.job.limit
             take = found if limit <= 0 else max(0, min(found, limit - self.count))
             self.count += take
-            if self.stream is not None:
-                for s in sols[:take]:
-                    self.stream.put(s)
-            elif len(self.kept) < self.job.keep:
+            if self.stream is None and len(self.kept) < self.job.keep:
                 self.kept.extend(sols[: min(take, self.job.keep - len(self.kept))])
             reached = limit > 0 and self.count >= limit
+        if self.stream is not None:
+            self._queue(sols[:take])
         if reached:
             self.finish("limit")
+
+    def _queue(self, sols) -> None:
+        """Queue solutions for the calling thread, waiting while the queue is full (never
+        under ``self.lock``: the calling thread may need it to end the search); those the
+        search ended before they were queued are taken off the count."""
+        for k, s in enumerate(sols):
+            while self.stream.qsize() >= STREAM_AHEAD:
+                if self.over.is_set():
+                    with self.lock:
+                        self.count -= len(sols) - k
+                    return
+                self.over.wait(_POLL)
+            self.stream.put(s)
 
 
 class ThreadedBackend(Backend):
@@ -265,10 +280,12 @@ class ThreadedBackend(Backend):
                     t.join()
                 if team.stream is not None:
                     # every solution found, when the search ended by itself; after a stop or
-                    # a time-out, what is left for a moment only (the queue may hold millions)
+                    # a time-out, what is left for a moment only (a slow reader may hold up
+                    # each one), and the count is what was delivered
                     whole = team.reason in ("exhausted", "limit")
                     _deliver(job, team.stream,
                              None if whole else time.monotonic() + _LAST_DRAIN)
+                    team.count -= team.stream.qsize()
                 return
 
     def _worker_main(self, team: Team, w: Worker, go: threading.Event) -> None:
