@@ -201,3 +201,30 @@ def test_a_second_ctrl_c_ends_a_program_stuck_in_a_compiled_loop():
     finally:
         proc.kill()
     assert "csolve: interrupted (the search did not stop" in proc.stderr.read()
+
+
+def test_starting_a_cluster_for_a_files_puzzles_is_not_charged_to_them(monkeypatch):
+    # Ray's start (seconds) was apportioned to a file's puzzles as their search time, so a
+    # puzzle handed on after the batch had no time left and came back a time-out at once
+    from csolve.backends import get_backend
+    from csolve.batch import solve_group_on_threads
+    from csolve.puzzle import get_puzzle_type
+    from csolve.solver import SolveOptions, solve_puzzles
+
+    def slow_to_start(self, job):
+        import time
+
+        t0 = time.monotonic()
+        time.sleep(1.0)  # a cluster starting
+        job.started_workers(t0)
+        solve_group_on_threads(job)
+
+    backend = get_backend("locked-pool")
+    monkeypatch.setattr(type(backend), "solve_group", slow_to_start)
+    sudoku = get_puzzle_type("sudoku")
+    many = "2.....3........." + "\n"  # 12 solutions, counted in the batch
+    puzzles = sudoku.parse(many * 4, "<t>")
+    results = list(solve_puzzles(sudoku, puzzles, SolveOptions(
+        limit=0, backend="locked-pool", workers=2, timeout=30.0)))
+    assert [r.count for r in results] == [12] * 4 and all(r.exact for r in results)
+    assert sum(r.seconds for r in results) < 0.5  # no share of the second the start took

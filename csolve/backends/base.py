@@ -127,6 +127,13 @@ class GroupJob:
     options: dict = field(default_factory=dict)
     node_budget: int = 0
     progress: Callable[[int], None] | None = None
+    #: seconds spent starting workers (a cluster) before the first chunk: not the puzzles'
+    setup_s: float = 0.0
+
+    def started_workers(self, since: float) -> None:
+        """Leave the time since ``since`` (a ``time.monotonic()`` value), spent starting
+        workers, out of the puzzles' seconds and so out of their time limits."""
+        self.setup_s += time.monotonic() - since
 
 
 _TYPE_WORDS = {int: "a whole number", float: "a number", str: "a word"}

@@ -256,7 +256,9 @@ class RayBackend(Backend):
         job.reason[:] = abi.STOPPED  # rows no completed chunk reaches stay "stopped"
         if n_puzzles == 0:
             return
+        t_connect = time.monotonic()
         ray = connect(job.options.get("address"))
+        job.started_workers(t_connect)  # starting or joining the cluster is not the puzzles'
         task = remote("solve_chunk")
         box = [ray.put(job.model)]
         inits_box = [ray.put(np.ascontiguousarray(job.inits, dtype=np.uint64))]
