@@ -297,12 +297,14 @@ class Solver:
             backend_options=be.check_options(backend_options),
             escalate_after=escalate_after)
         be.check_workers(self.options.workers)
-        if workers > 1 and not be.parallel and AUDIENCE.get() == "python":  # (the CLI has
-            import warnings  # a note of its own)
-
-            warnings.warn(f"backend {be.name!r} searches on one worker; workers={workers} "
-                          "changes nothing (a parallel one shares the work: "
-                          "backend='locked-pool'; see csolve.backends())", stacklevel=2)
+        if AUDIENCE.get() == "python":  # (the CLI has notes of its own)
+            if workers > 1 and not be.parallel:
+                _note(f"backend {be.name!r} searches on one worker; workers={workers} changes "
+                      "nothing (a parallel one shares the work: backend='locked-pool'; see "
+                      "csolve.backends())")
+            if workers == 1 and be.workers_in:
+                _note(f"with workers=1 backend {be.name!r} searches alone in this process, as "
+                      f"serial does: no {be.workers_in} are started")
         self.counting = count
 
     def _rules(self, rules: tuple[str, ...] | None, tactics: tuple[str, ...] | None,
@@ -608,7 +610,13 @@ def generate(kind: str | PuzzleType, count: int = 1, *, size: int = 9, seed: int
                               box=box)
     mapper = None
     if backend is not None:
+        from csolve.backends import Backend, get_backend
+
         mapper = backend_mapper(backend, backend_options)
+        be = get_backend(backend)
+        if be.workers_in and type(be).map_ordered is Backend.map_ordered:
+            _note(f"backend {backend!r} makes puzzles on threads of this process, as the "
+                  f"default does: no {be.workers_in} are started")
     elif backend_options:
         own = ("count", "size", "seed", "symmetry", "clues", "difficulty", "tries", "workers",
                "rules", "box")
@@ -621,6 +629,14 @@ def generate(kind: str | PuzzleType, count: int = 1, *, size: int = 9, seed: int
     made = generate_puzzles(ptype, options, count, seed, workers=workers or cores(),
                             difficulty=difficulty, tries=tries, mapper=mapper)
     return [g.puzzle for g in made]
+
+
+def _note(message: str) -> None:
+    """What the command line says as a note (an option that changes nothing), as a
+    :class:`UserWarning` pointing at the caller's line."""
+    import warnings
+
+    warnings.warn(message, UserWarning, stacklevel=4)
 
 
 def _one(puzzles: Sequence[Puzzle], what: str) -> Puzzle:

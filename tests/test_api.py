@@ -476,3 +476,21 @@ def test_workers_a_one_worker_backend_cannot_use_are_warned_of():
         warnings.simplefilter("error")
         csolve.Solver("sudoku", backend="locked-pool", workers=8)
         csolve.Solver("sudoku", backend="serial", workers=1)
+
+
+def test_a_backend_named_that_would_not_start_its_workers_is_warned_of(capsys):
+    # process-pool with one worker, and generation, ran in this process without a word
+    from .helpers import run_cli
+
+    with pytest.warns(UserWarning, match="with workers=1 backend 'process-pool' searches "
+                                         "alone in this process"):
+        csolve.Solver("sudoku", backend="process-pool", workers=1)
+    with pytest.warns(UserWarning, match="backend 'process-pool' makes puzzles on threads"):
+        made = csolve.generate("sudoku", 1, size=4, seed=1, backend="process-pool")
+    assert csolve.count("sudoku", made[0]).count == 1
+    code, _, err = run_cli("solve", "sudoku", "2.....3.........", "--backend", "process-pool",
+                           "--workers", "1", "--count")
+    assert code == 0 and "with --workers 1 backend process-pool searches alone" in err
+    code, _, err = run_cli("generate", "sudoku", "--size", "4", "--seed", "1", "--backend",
+                           "process-pool")
+    assert code == 0 and "no worker processes are started" in err

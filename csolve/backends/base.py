@@ -192,6 +192,9 @@ class Backend:
     origin: str = ""
     #: True when ``workers`` > 1 means something to this backend
     parallel: bool = False
+    #: where its workers run, in a few words, when not on threads of this process (what
+    #: ``--workers 1`` and generation, which run here, do not start)
+    workers_in: str = ""
     #: the ``-O KEY=VALUE`` options this backend reads: ``{key: (type, description)}``
     options: dict[str, tuple[type, str]] = {}
 

@@ -185,6 +185,7 @@ def _task(model, nodes, dirty, limit, stream, keep, seconds):
 class ProcessPool(Backend):
     name = "process-pool"
     parallel = True
+    workers_in = "worker processes"
     options = {**PROBE_OPTION,
                "slice": (number(float, 0, above=True),
                          "seconds a process searches its nodes before it sends back what it "

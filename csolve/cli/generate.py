@@ -111,13 +111,17 @@ def generate(
     n_workers = workers or cores()
     mapper = None
     if backend is not None:  # puzzles made by that backend's workers (e.g. a Ray cluster)
-        from csolve.backends import get_backend
+        from csolve.backends import Backend, get_backend
         from csolve.cli.solve import parse_backend_options, warn
 
         mapper = backend_mapper(backend, parse_backend_options(option or []))
-        if workers and workers > 1 and not get_backend(backend).parallel:
+        be = get_backend(backend)
+        if workers and workers > 1 and not be.parallel:
             warn(f"backend {backend} makes one puzzle at a time; --workers {workers} "
                  "changes nothing (see list-backends)")
+        if be.workers_in and type(be).map_ordered is Backend.map_ordered:
+            warn(f"backend {backend} makes puzzles on threads of this process, as the default "
+                 f"does: no {be.workers_in} are started")
     elif option:
         raise OptionError("--option goes with --backend (the backend whose option it is)")
     if seed is None:

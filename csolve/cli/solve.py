@@ -119,6 +119,9 @@ def solve(
     except KeywordError as e:  # -O timout=5: an option of this command, mistyped
         raise OptionError(f"-O {e.key}: backend {backend} has no such option; did you mean "
                           f"--{e.near.replace('_', '-')}?") from None
+    if workers == 1 and solver.backend.workers_in:
+        warn(f"with --workers 1 backend {solver.backend.name} searches alone in this process, "
+             f"as serial does: no {solver.backend.workers_in} are started")
     if workers > 1 and not solver.backend.parallel:
         warn(f"backend {solver.backend.name} searches on one worker; --workers {workers} "
              "changes nothing (a parallel one shares the work: --backend locked-pool; see "
