@@ -76,8 +76,10 @@ def run_bench(ptype: PuzzleType, puzzles: Sequence[Puzzle], backends: Sequence[s
                 progress(rows[-1])
     base = rows[0]["wall_s"]
     for row in rows:
-        row["speedup"] = base / row["wall_s"] if row["wall_s"] else 0.0
-        row["efficiency"] = row["speedup"] / row["workers"]
+        # a run cut short by the time limit measured the limit, not the search: no ratio
+        timed = not row["timeouts"] and not rows[0]["timeouts"] and row["wall_s"]
+        row["speedup"] = base / row["wall_s"] if timed else None
+        row["efficiency"] = row["speedup"] / row["workers"] if timed else None
     return rows
 
 
@@ -95,7 +97,9 @@ def bench_table(rows: list[dict], title: str):
             answers += f" ({r['unsolvable']} without a solution)"
         if r["timeouts"]:
             answers += f" ({r['timeouts']} time-outs)"
+        timed = r["speedup"] is not None
         table.add_row(r["backend"], str(r["workers"]), f"{r['wall_s']:.3f} s",
-                      f"{r['speedup']:.2f}x", f"{r['efficiency']:.0%}", f"{r['nodes']:,}",
+                      f"{r['speedup']:.2f}x" if timed else "-",
+                      f"{r['efficiency']:.0%}" if timed else "-", f"{r['nodes']:,}",
                       f"{r['idle_share']:.0%}", answers)
     return table

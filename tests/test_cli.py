@@ -759,3 +759,17 @@ def test_json_says_why_each_search_ended(capsys, tmp_path):
                        "json")
     assert [(json.loads(x)["end"], json.loads(x)["exact"]) for x in out.splitlines()] == [
         ("limit", False), ("limit", False), ("exhausted", True)]
+
+
+def test_bench_runs_cut_short_by_the_time_limit_give_no_speedup(capsys, tmp_path):
+    # speedups were worked out from runs that all timed out (the limit over the limit), and
+    # the bench exited 0
+    big = "5..........2.95.....8....6........2.....53..1....2........3.2.4......6.5.4.2....."
+    report = tmp_path / "bench.json"
+    code, _, err = run(capsys, "bench", "sudoku", big, "--count", "--timeout", "0.05",
+                       "--backends", "locked-pool", "--workers", "2", "--repeat", "1",
+                       "--json", str(report))
+    rows = [r for f in json.loads(report.read_text())["files"].values() for r in f]
+    assert code == 3 and len(rows) == 2 and all(r["timeouts"] for r in rows)
+    assert all(r["speedup"] is None and r["efficiency"] is None for r in rows)
+    assert "no speedup is given" in " ".join(err.split())

@@ -77,7 +77,7 @@ def bench(
             raise OptionError(f"--json {json_out}: cannot write it ({e.strerror})") from None
     console = Console(stderr=True)
     report: dict = {"puzzle": puzzle, "files": {}}
-    bad = False
+    bad = timed_out = False
     for f in files:
         ptype, puzzles = load_puzzles(puzzle, f, None)
         if limit_puzzles:
@@ -99,8 +99,15 @@ def bench(
                           highlight=False)
         report["files"][f] = rows
         bad = bad or not all(r["ok"] for r in rows)
+        if any(r["timeouts"] for r in rows):
+            timed_out = True
+            console.print("note: runs cut short by --timeout measure the limit, not the "
+                          "search: no speedup is given for them or against them",
+                          highlight=False)
     if report_file is not None:
         with report_file:
             json.dump(report, report_file, indent=1)
     if bad:
         raise typer.Exit(4)
+    if timed_out:
+        raise typer.Exit(3)
