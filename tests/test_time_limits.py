@@ -116,6 +116,8 @@ def test_explain_and_rate_keep_the_time_limit_while_stepping(capsys, monkeypatch
     assert code == 3, err
     lines = out.splitlines()
     assert len(lines) == 5 and all("timeout" in line for line in lines)
+    if command == "rate":  # its lines say only "timeout": stderr says which limit
+        assert "csolve: 5 of 5 puzzles not rated within --timeout 60 s" in err
     code, out, _ = run_cli(capsys, command, "sudoku", hard, "--output", "line")
     assert code == 0 and "timeout" not in out  # no --timeout: no clock
 

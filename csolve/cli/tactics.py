@@ -247,11 +247,13 @@ def rate(
         table.add_column(col, justify="right" if col in ("line", "steps", "guesses") else "left")
     levels: Counter[str] = Counter()
     code = ExitCode.OK
+    late = 0
     for p in puzzles:
         try:
             r = rate_puzzle(ptype, p, chosen, timeout)
         except SearchTimeoutError:
             code = ExitCode.TIMEOUT
+            late += 1
             if out is Output.json:
                 con.print(json.dumps({"puzzle": p.index + 1, "line": p.line,
                                       "status": "timeout"}), markup=False)
@@ -276,5 +278,10 @@ def rate(
         if len(puzzles) > 1:
             con.print(", ".join(f"{levels[lv]} {lv}" for lv in (*LEVELS, NOT_UNIQUE, INVALID)
                                 if levels[lv]))
+    if late:
+        import sys
+
+        sys.stderr.write(f"csolve: {late:,} of {counted(len(puzzles), 'puzzle')} not rated "
+                         f"within --timeout {timeout:g} s\n")
     if code:
         raise typer.Exit(int(code))
