@@ -503,7 +503,7 @@ def test_all_pretty_says_whether_the_solutions_shown_are_all(capsys):
     """The closing line of ``--all --output pretty``: "in all" only when the count is whole."""
     _code, out, _ = run(capsys, "solve", "sudoku", "2.....3.........", "--all", "--limit", "3",
                         "--output", "pretty")
-    assert out.rstrip().endswith("3 solutions (limit reached)")
+    assert out.rstrip().endswith("at least 3 solutions (limit reached)")
     _code, out, _ = run(capsys, "solve", "sudoku", "2.....3.........", "--all", "--output",
                         "pretty")
     assert out.rstrip().endswith("solutions in all") and "limit" not in out

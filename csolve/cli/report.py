@@ -254,11 +254,12 @@ class Reporter:
         head = f"[bold]{escape(p.where)}[/] "
         more = ("" if r.exact else " (timed out)" if r.status is Status.TIMEOUT
                 else " (interrupted)" if r.status is Status.INTERRUPTED else " (limit reached)")
+        found = ("at least " if not r.exact else "") + counted(r.count, "solution")
         if self.counting:
-            self.out.print(f"{head}{counted(r.count, 'solution')}{more}")
+            self.out.print(f"{head}{found}{more}")
             return
         if self.streamed[p.index]:  # the solutions went above, as they came
-            self.out.print(f"{head}{counted(r.count, 'solution')}{more or ' in all'}")
+            self.out.print(f"{head}{found}{more or ' in all'}")
             return
         status = {Status.SOLVED: "[green]solved[/]", Status.NO_SOLUTION: "[red]no solution[/]",
                   Status.TIMEOUT: "[yellow]timed out[/]",
