@@ -85,22 +85,43 @@ def _leave_interrupts_to_the_parent() -> None:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
+#: submits under way that may start workers, and signals held until they are done
+_spawns = [0]
+_held: list[int] = []
+
+
+def hold_while_spawning(signum: int) -> bool:
+    """For a signal handler that would end the program: True when workers are being
+    started, and the signal is held and raised again once they are (a worker whose parent
+    is gone halfway through sending its start-up data prints a traceback of it)."""
+    if _spawns[0]:
+        _held.append(signum)
+        return True
+    return False
+
+
 @contextmanager
 def _spawning() -> Iterator[None]:
     """Around a submit that may start workers: Ctrl-C blocked in this thread, so workers
     started now begin with it blocked (a signal mask survives fork and exec) until their
     initializer ignores it. This process loses nothing: another of its threads takes the
-    signal, or it waits until the mask is restored."""
+    signal, or it waits until the mask is restored. A signal held meanwhile
+    (:func:`hold_while_spawning`) is raised again at the end."""
     import signal
 
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    _spawns[0] += 1
+    old = (signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+           if hasattr(signal, "pthread_sigmask") else None)
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        if old is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        _spawns[0] -= 1
+        if not _spawns[0] and _held:
+            held = _held[0]
+            _held.clear()
+            signal.raise_signal(held)
 
 
 def shutdown_all() -> None:

@@ -14,6 +14,8 @@ import importlib.util
 import logging
 import os
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import ModuleType
 
 from csolve.defaults import cores
@@ -47,6 +49,24 @@ def ray_module() -> ModuleType:
     return ray
 
 
+@contextmanager
+def _own_sigterm() -> Iterator[None]:
+    """Keep this process's SIGTERM handling across ``ray.init``, which puts in one of its
+    own that prints a stack dump and kills the process where it stands (the command line
+    stops its workers and says ``csolve: terminated``)."""
+    import signal
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGTERM)
+    try:
+        yield
+    finally:
+        if previous is not None and signal.getsignal(signal.SIGTERM) is not previous:
+            signal.signal(signal.SIGTERM, previous)
+
+
 def connect(address: str | None = None) -> ModuleType:
     """The ``ray`` module, connected: to ``address`` (or ``RAY_ADDRESS``) when given, else to
     the cluster this process already uses, else to a local cluster started now."""
@@ -62,12 +82,13 @@ def connect(address: str | None = None) -> ModuleType:
         quiet = {"include_dashboard": False, "log_to_driver": False,
                  "logging_level": logging.ERROR}
         try:
-            if address:
-                _reachable(address)
-                ray.init(address=address, **quiet)
-            else:
-                ray.init(address="local", num_cpus=cores(),
-                         _node_ip_address="127.0.0.1", **quiet)  # this machine only
+            with _own_sigterm():
+                if address:
+                    _reachable(address)
+                    ray.init(address=address, **quiet)
+                else:
+                    ray.init(address="local", num_cpus=cores(),
+                             _node_ip_address="127.0.0.1", **quiet)  # this machine only
         except (OSError, ValueError, RuntimeError) as e:
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
             where = f"at {address}" if address else "locally"

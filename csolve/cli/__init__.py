@@ -48,6 +48,8 @@ def main() -> None:
         puzzle_module.used.clear()  # the types this command looks up, not an earlier one's
     watch = _InterruptWatch()
     watch.start()
+    _terminated.clear()
+    previous_term = _stop_on_sigterm()
     try:
         rv = app_for(sys.argv[1:])(standalone_mode=False)
     except BrokenPipeError:
@@ -60,8 +62,7 @@ def main() -> None:
         sys.stderr.write(f"csolve: error: {clip_words(str(e))}\n")
         sys.exit(int(e.exit_code))
     except KeyboardInterrupt:
-        _say_interrupted()
-        sys.exit(int(ExitCode.INTERRUPTED))
+        _interrupted_exit()
     except UnicodeEncodeError as e:  # an output encoding (PYTHONIOENCODING=ascii) too narrow
         sys.stderr.write(f"csolve: error: the output's encoding ({e.encoding}) cannot write "
                          f"{e.object[e.start]!r}: set PYTHONIOENCODING=utf-8, or use "
@@ -73,8 +74,7 @@ def main() -> None:
             sys.exit(e.exit_code)
         # click's Abort, or a Ctrl-C that broke an import or a compile (numba's) midway
         if name == "Abort" or _caused_by_interrupt(e) or _interrupts_seen:
-            _say_interrupted()
-            sys.exit(int(ExitCode.INTERRUPTED))
+            _interrupted_exit()
         for mod in _click_exception_modules():
             if isinstance(e, mod.ClickException):
                 if e.format_message().strip():  # (none after the help shown for no command)
@@ -110,11 +110,15 @@ def main() -> None:
         sys.exit(int(ExitCode.INTERNAL))
     finally:
         watch.stop()
+        if previous_term is not None:
+            import signal
+
+            signal.signal(signal.SIGTERM, previous_term)
         _interrupt_dealt_with()
         sys.unraisablehook = previous_hook
         AUDIENCE.reset(audience)
     if rv == ExitCode.INTERRUPTED:  # typer ends any command so on Ctrl-C, without a word
-        _say_interrupted()
+        _interrupted_exit()
     if isinstance(rv, int) and rv:
         sys.exit(rv)
 
@@ -299,10 +303,57 @@ class _InterruptWatch:
         os._exit(130)
 
 
-def _say_interrupted() -> None:
-    """The one line every command ended by Ctrl-C ends with."""
+#: the exit status of a program ended by SIGTERM (128 + 15), as shells report it
+EXIT_TERMINATED = 143
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``timeout``, a process manager): stopped as Ctrl-C stops the program,
+    every worker with it, and said as ``csolve: terminated``, exit status 143."""
+
+
+#: SIGTERMs received by the command (a ``Terminated`` may come back as click's Abort)
+_terminated: list[int] = []
+
+
+def _interrupted_exit() -> None:
+    """Say how the command was stopped (Ctrl-C or SIGTERM) and exit with its status."""
+    from csolve.errors import ExitCode
+
+    if _terminated:
+        import multiprocessing
+
+        for child in multiprocessing.active_children():  # (one still starting would read
+            child.terminate()  # its start-up data from a closed pipe, and say so at length)
+        _say_interrupted("terminated")
+        sys.exit(EXIT_TERMINATED)
+    _say_interrupted()
+    sys.exit(int(ExitCode.INTERRUPTED))
+
+
+def _stop_on_sigterm() -> Any:
+    """Raise :class:`Terminated` on SIGTERM (worker processes were killed in mid-write,
+    and Python warned of their leaked semaphores); the previous handler, or None when
+    this is not the main thread."""
+    import signal
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def terminated(signum: int, frame: object) -> None:
+        _terminated.append(signum)
+        pools = sys.modules.get("csolve.backends.processes")
+        if pools is not None and pools.hold_while_spawning(signum):
+            return  # raised again once the workers being started are
+        raise Terminated
+
+    return signal.signal(signal.SIGTERM, terminated)
+
+
+def _say_interrupted(what: str = "interrupted") -> None:
+    """The one line every command ended by Ctrl-C (or SIGTERM) ends with."""
     try:
-        sys.stderr.write("csolve: interrupted\n")
+        sys.stderr.write(f"csolve: {what}\n")
         sys.stderr.flush()
     except (OSError, ValueError):
         pass

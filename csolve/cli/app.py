@@ -12,7 +12,8 @@ from csolve.cli.quickparams import QuickGroup
 EXIT_CODES_HELP = (
     "Exit codes: 0 done (solved, counted, valid, made), 1 no solution / invalid grid, 2 bad "
     "input or usage, 3 time-out, 4 internal error (a bug: say, a solution failed validation), "
-    "5 output not written (a full disk), 130 interrupted, 141 output pipe closed."
+    "5 output not written (a full disk), 130 interrupted, 141 output pipe closed, 143 "
+    "terminated."
 )
 
 
