@@ -157,7 +157,7 @@ def test_starting_worker_processes_is_not_charged_to_the_time_limit():
 STUCK = """
 import threading, time
 import numpy as np, numba
-from csolve.cli import _InterruptWatch
+from csolve.cli import _InterruptWatch, _stop_on_sigterm
 
 @numba.njit(nogil=True)
 def spin(flags):  # a compiled loop that never returns while flags[1] == 0
@@ -169,6 +169,7 @@ def spin(flags):  # a compiled loop that never returns while flags[1] == 0
 spin(np.array([0, 1, 0]))  # compiled
 watch = _InterruptWatch()
 watch.start()
+_stop_on_sigterm()  # as the command line's main does
 flags = np.array([0, 0, 0])
 
 def say_when_stuck():  # (a Ctrl-C before the loop would be Python's to handle)
@@ -181,7 +182,7 @@ spin(flags)
 """
 
 
-def test_a_second_ctrl_c_ends_a_program_stuck_in_a_compiled_loop():
+def test_a_second_ctrl_c_or_sigterm_ends_a_program_stuck_in_a_compiled_loop():
     # a plugin's rule that never returned kept the program from Ctrl-C and --timeout alike:
     # Python runs signal handlers only between bytecodes; only SIGKILL ended it
     import signal
@@ -203,6 +204,15 @@ def test_a_second_ctrl_c_ends_a_program_stuck_in_a_compiled_loop():
     finally:
         proc.kill()
     assert "csolve: interrupted (the search did not stop" in proc.stderr.read()
+    proc = subprocess.Popen([sys.executable, "-c", STUCK], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:  # SIGTERM too, once
+        assert proc.stdout.readline() == "ready\n"
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=120) == 143
+    finally:
+        proc.kill()
+    assert "csolve: terminated (the search did not stop" in proc.stderr.read()
 
 
 def test_starting_a_cluster_for_a_files_puzzles_is_not_charged_to_them(monkeypatch):

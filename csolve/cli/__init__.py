@@ -226,12 +226,12 @@ STUCK_GRACE_S = 2.0
 
 
 class _InterruptWatch:
-    """A second Ctrl-C ends the program even when the main thread never returns to Python
-    (a compiled kernel that loops forever: Python runs signal handlers between bytecodes
-    only). Python still writes each signal's number to a wakeup fd at once; a thread reads
-    it, and when a second Ctrl-C (:data:`SAME_INTERRUPT_S` or more after the first) is not
-    dealt with within :data:`STUCK_GRACE_S` (the command not done by then), it ends the
-    workers and the program."""
+    """A second Ctrl-C, or SIGTERM, ends the program even when the main thread never
+    returns to Python (a compiled kernel that loops forever: Python runs signal handlers
+    between bytecodes only). Python still writes each signal's number to a wakeup fd at
+    once; a thread reads it, and when a second Ctrl-C (:data:`SAME_INTERRUPT_S` or more
+    after the first) or a SIGTERM is not dealt with within :data:`STUCK_GRACE_S` (the
+    command not done by then), it ends the workers and the program."""
 
     def __init__(self) -> None:
         self.done = threading.Event()
@@ -284,23 +284,25 @@ class _InterruptWatch:
                 return
             for signum in data:
                 now = time.monotonic()
+                if signum == signal.SIGTERM and not self.done.wait(STUCK_GRACE_S):
+                    self._end("terminated", EXIT_TERMINATED)
                 if signum != signal.SIGINT:
                     continue
                 if not first:
                     first.append(now)
                 elif now - first[0] >= SAME_INTERRUPT_S and not self.done.wait(STUCK_GRACE_S):
-                    self._end()
+                    self._end("interrupted", 130)
 
     @staticmethod
-    def _end() -> None:
+    def _end(what: str, code: int) -> None:
         import multiprocessing
 
         for child in multiprocessing.active_children():
             child.terminate()
-        sys.stderr.write("csolve: interrupted (the search did not stop: a compiled rule or "
+        sys.stderr.write(f"csolve: {what} (the search did not stop: a compiled rule or "
                          "engine never returned)\n")
         sys.stderr.flush()
-        os._exit(130)
+        os._exit(code)
 
 
 #: the exit status of a program ended by SIGTERM (128 + 15), as shells report it
