@@ -227,8 +227,9 @@ def parse_text(ptype: PuzzleType, text: str, source: str, fmt: str | None
     from csolve.inputs import generated_text
 
     records = generated_text(text, source, ptype.name, "json" in ptype.formats, ptype.comment)
+    box = None
     if records is not None:  # generate's records: the text they carry, in its own format
-        text, fmt = records, None if fmt == "json" else fmt
+        (text, box), fmt = records, None if fmt == "json" else fmt
     try:
         puzzles = ptype.parse(text, source, fmt)
     except PuzzleInputError:
@@ -238,6 +239,8 @@ def parse_text(ptype: PuzzleType, text: str, source: str, fmt: str | None
     if not isinstance(puzzles, Sequence):  # a plugin's bug, not the input's
         raise TypeError(f"puzzle type {ptype.name!r}: parse returned {puzzles!r}, not a list "
                         "of puzzles")
+    if box is not None and puzzles:  # the shape the records were made with
+        puzzles = ptype.with_box(puzzles, box)
     return puzzles
 
 

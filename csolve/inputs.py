@@ -103,18 +103,20 @@ def _json_int(text: str) -> int:
 
 #: the fields of a ``csolve generate --output json`` record: a record with others, for a type
 #: with a JSON form of its own, is that type's JSON
-GENERATED_FIELDS = frozenset({"puzzle", "seed", "size", "clues", "text", "givens", "solution",
-                              "difficulty", "tries"})
+GENERATED_FIELDS = frozenset({"puzzle", "seed", "size", "box", "clues", "text", "givens",
+                              "solution", "difficulty", "tries"})
 
 
 def generated_text(text: str, source: str, kind: str, own_json: bool,
-                   comment: str = "#") -> str | None:
+                   comment: str = "#") -> tuple[str, str | None] | None:
     """The puzzles of ``csolve generate --output json`` (one object per line, the puzzle in
     its one-line form under ``"text"``) as that text, line for line: what generate writes,
     solve reads, and an error still names the record's line. Blank lines and the type's
-    ``comment`` lines stay as they are. None when the input is not such records: a type
-    with a JSON form of its own (``own_json``, say Kakuro's ``"grid"``) reads the rest; for
-    a type without one, other JSON is a one-line error."""
+    ``comment`` lines stay as they are. With the text, the box shape the records carry
+    (``"box": "3x2"``, written when one was asked for; None: the size's default). None when
+    the input is not such records: a type with a JSON form of its own (``own_json``, say
+    Kakuro's ``"grid"``) reads the rest; for a type without one, other JSON is a one-line
+    error."""
     lines = text.split("\n")
     first = next((i for i, ln in enumerate(lines)
                   if ln.strip() and not ln.lstrip().startswith(comment)), None)
@@ -132,6 +134,7 @@ def generated_text(text: str, source: str, kind: str, own_json: bool,
     if not isinstance(record, dict) or not isinstance(record.get("text"), str):
         raise PuzzleInputError(source, first + 1, None, _not_a_record(record, kind))
     out = []
+    boxes: set[object] = set()
     for no, line in enumerate(lines, 1):
         if not line.strip() or line.lstrip().startswith(comment):
             out.append(line)
@@ -139,13 +142,21 @@ def generated_text(text: str, source: str, kind: str, own_json: bool,
         record = load_json(line, source, no)
         if not isinstance(record, dict) or not isinstance(record.get("text"), str):
             raise PuzzleInputError(source, no, None, _not_a_record(record, kind, later=True))
+        boxes.add(record.get("box"))
+        if len(boxes) > 1:
+            raise PuzzleInputError(source, no, None, "the records' box shapes differ "
+                                   f"({', '.join(sorted(map(str, boxes)))}): read them apart")
         puzzle = record["text"]
         if len(puzzle.splitlines()) != 1 or not puzzle.strip() or puzzle.lstrip().startswith(
                 comment):
             raise PuzzleInputError(source, no, None,
                                    "a record's 'text' holds one puzzle on one line")
         out.append(puzzle)
-    return "\n".join(out)
+    box = next(iter(boxes), None)
+    if box is not None and not isinstance(box, str):
+        raise PuzzleInputError(source, first + 1, None, f"'box' holds {box!r}, not a shape "
+                               "such as \"3x2\"")
+    return "\n".join(out), box
 
 
 def _not_a_record(record: Any, kind: str, later: bool = False) -> str:

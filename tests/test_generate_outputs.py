@@ -77,3 +77,29 @@ def test_clues_below_what_removal_reaches_are_reported(capsys, monkeypatch):
     code, out, err = run(capsys, monkeypatch, "generate", "sudoku", "--size", "4", "--count",
                          "3", "--seed", "1", "--clues", "12")
     assert code == 0 and "kept more" not in err
+
+
+@pytest.mark.parametrize("style", ["json", "grid"])
+def test_a_box_shape_asked_for_reads_back_with_the_puzzles(capsys, monkeypatch, style):
+    # a 6x6 made with 3x2 boxes read back with the size's default 2x3: "multiple, 7" for a
+    # unique puzzle, and its own solution "invalid" in validate
+    code, made, err = run(capsys, monkeypatch, "generate", "sudoku", "--size", "6", "--box",
+                          "3x2", "--count", "2", "--seed", "5", "--output", style)
+    assert code == 0, err
+    sudoku = get_puzzle_type("sudoku")
+    puzzles = sudoku.parse(made, "<made>") if style == "grid" else None
+    if puzzles is not None:
+        assert [p.meta["box"] for p in puzzles] == [(3, 2)] * 2
+    import csolve
+
+    results = csolve.solve("sudoku", made, count=True)
+    assert [(r.count, r.exact) for r in results] == [(1, True)] * 2
+    for r in results:
+        assert sudoku.validate(r.puzzle, r.solutions[0]) == []
+    assert csolve.solve("sudoku", made, count=True, box="2x3")[0].count > 1  # as asked
+    solved = csolve.Solver("sudoku").solve(made)
+    grids = "".join(f"# {r.puzzle.where}\n{sudoku.format_grid(r.puzzle, r.solution)}\n\n"
+                    for r in solved)
+    assert csolve.read("sudoku", grids)[0].meta["box"] == (3, 2)
+    assert all(csolve.validate("sudoku", g) == [] for g in
+               [grids.split("\n\n")[0], grids.split("\n\n")[1]])

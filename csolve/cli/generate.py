@@ -141,6 +141,7 @@ def generate(
                 out.print(ptype.format_line(p, None), markup=False)
             elif output is Output.json:
                 obj = {"puzzle": g.index + 1, "seed": g.seed, "size": size,
+                       **({"box": box} if box else {}),  # (solve reads it back)
                        "clues": ptype.clue_count(p),
                        "text": ptype.format_line(p, None),
                        "givens": ptype.to_json(p, ptype.as_solution(p)),

@@ -389,7 +389,36 @@ def _grid_puzzle(source: str, rows: list[tuple[int, str]], symbols: list[list[tu
                     raise PuzzleInputError(source, no, col,
                                            f"unknown symbol {sym!r} for a {n}x{n} puzzle")
             grid[r * n + c] = v
-    return rows[0][0], grid, {"n": n, "format": fmt, "alphabet": alpha}
+    meta = {"n": n, "format": fmt, "alphabet": alpha}
+    drawn = drawn_box(rows[0][1], n, numeric)
+    if drawn is not None:
+        meta["box"] = drawn
+    return rows[0][0], grid, meta
+
+
+#: what separates the boxes of a row in a drawn grid (csolve's grids, its pretty output)
+_BAR = re.compile("[|\u2502\u2503\u250a\u250b\u2506\u2507]")
+
+
+def drawn_box(line: str, n: int, numeric: bool) -> Box | None:
+    """The box shape a drawn row shows by its bars (``. . | 1 2 | . .``: boxes 2 cells
+    wide, so 3 rows high in a 6x6), or None when it shows none or none that fits: a grid
+    written with boxes other than its size's default reads back with them."""
+    parts = [p for p in _BAR.split(line.strip())]
+    if len(parts) < 2:
+        return None
+    widths = [len(p.split()) if numeric else sum(ch not in IGNORED for ch in p) for p in parts]
+    if widths and widths[0] == 0:  # a frame's bars at the ends
+        widths = widths[1:]
+    if widths and widths[-1] == 0:
+        widths = widths[:-1]
+    c = widths[0] if widths else 0
+    if c == 0 or any(w != c for w in widths) or c * len(widths) != n or n % c:
+        return None
+    try:
+        return check_box(n, (n // c, c))
+    except ValueError:
+        return None
 
 
 def _parse_sdk(source: str, text: str) -> list[tuple[int, np.ndarray, dict]]:

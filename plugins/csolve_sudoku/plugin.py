@@ -193,7 +193,7 @@ class Sudoku(PuzzleType):
                 return PuzzleBatch(self.name, source, numbers, grids, "line", meta)
         out = []
         for i, (line, grid, meta) in enumerate(formats.parse(text, source, fmt)):
-            meta["box"] = default_box(meta["n"])
+            meta.setdefault("box", default_box(meta["n"]))  # (a drawn grid may show its own)
             out.append(Puzzle(self.name, source, line, i, grid, meta["format"], meta))
         return out
 
