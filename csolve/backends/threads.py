@@ -171,14 +171,11 @@ class Team:
 
     def _queue(self, sols) -> None:
         """Queue solutions for the calling thread, waiting while the queue is full (never
-        under ``self.lock``: the calling thread may need it to end the search); those the
-        search ended before they were queued are taken off the count."""
-        for k, s in enumerate(sols):
-            while self.stream.qsize() >= STREAM_AHEAD:
-                if self.over.is_set():
-                    with self.lock:
-                        self.count -= len(sols) - k
-                    return
+        under ``self.lock``: the calling thread may need it to end the search). Once the
+        search is over nothing waits: the calling thread delivers what is queued (all of it
+        when the search ended by itself) and takes the rest off the count."""
+        for s in sols:
+            while self.stream.qsize() >= STREAM_AHEAD and not self.over.is_set():
                 self.over.wait(_POLL)
             self.stream.put(s)
 
