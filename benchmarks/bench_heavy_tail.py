@@ -19,7 +19,10 @@ at a time with ``--timeout`` seconds each. The table gives, per backend, the run
 median time (a run not solved counts as the time limit) and the puzzles solved at least once.
 ``--peer`` solves the same runs with a python-sat solver (a fresh one per run, the givens as
 unit clauses, the same time limit), so csolve's tail is set against a peer's on the same
-puzzles rather than against the peer's luck on the puzzles as given. Every solution is
+puzzles rather than against the peer's luck on the puzzles as given. Every row gives its
+runs solved per puzzle (the tail is a puzzle solved in few of its runs); with a peer, each
+csolve row also gives its median over the peer's and how many runs took over three times
+the peer's time on the same run (an unsolved run counting as the time limit). Every solution is
 validated. Reads ../shared/data (skips if absent).
 
 ``--takeovers`` (with ``--engine auto``) adds a row per way the learning engine can take a
@@ -287,6 +290,24 @@ def _runs(sudoku, puzzles, transforms: int, timeout: float, solve, backend: str,
                 times_s=[round(t, 3) if t < float("inf") else None for t in times])
 
 
+def solved_per_puzzle(times: list, transforms: int) -> list[int]:
+    """How many of each puzzle's runs were solved (``times`` puzzle by puzzle, None:
+    unsolved): the tail shows as a puzzle solved in few of its runs."""
+    return [sum(t is not None for t in times[i:i + transforms])
+            for i in range(0, len(times), transforms)]
+
+
+def against_peer(row: dict, peer: dict, timeout: float) -> dict:
+    """A row's runs set against the peer's, run by run (an unsolved run counts as the time
+    limit): the ratio of the medians and how many runs took over three times the peer's."""
+    def capped(t):
+        return timeout if t is None else min(t, timeout)
+
+    over = sum(capped(a) > 3 * capped(b)
+               for a, b in zip(row["times_s"], peer["times_s"], strict=True))
+    return dict(median_vs_peer=row["median_s"] / peer["median_s"], runs_over_3x_peer=over)
+
+
 def write_cnf(sudoku, puzzles, transforms: int, folder: Path) -> int:
     """Write every run as a DIMACS file, so a SAT solver's own binary (with its statistics
     and options) meets exactly the runs the table measures."""
@@ -374,13 +395,27 @@ def main() -> int:
     from rich.console import Console
     from rich.table import Table
 
+    peer = rows[-1] if args.peer else None
+    for r in rows:
+        r["solved_per_puzzle"] = solved_per_puzzle(r["times_s"], args.transforms)
+        if peer is not None and r is not peer:
+            r.update(against_peer(r, peer, args.timeout))
     table = Table(title=f"{args.set}: {args.transforms} runs per puzzle, {args.timeout:g} s each, "
                         f"engine {args.engine}")
-    for col in ("backend", "workers", "runs", "solved", "median s", "puzzles solved"):
+    columns = ["backend", "workers", "runs", "solved", "median s", "puzzles solved",
+               "runs solved per puzzle"]
+    if peer is not None:
+        columns += ["median / peer's", "runs over 3x peer's"]
+    for col in columns:
         table.add_column(col, justify="left" if col == "backend" else "right")
     for r in rows:
-        table.add_row(r["backend"], str(r["workers"]), str(r["runs"]), str(r["solved"]),
-                      f"{r['median_s']:.2f}", f"{r['puzzles_solved']} of {r['puzzles']}")
+        cells = [r["backend"], str(r["workers"]), str(r["runs"]), str(r["solved"]),
+                 f"{r['median_s']:.2f}", f"{r['puzzles_solved']} of {r['puzzles']}",
+                 " ".join(map(str, r["solved_per_puzzle"]))]
+        if peer is not None:
+            cells += (["-", "-"] if r is peer else
+                      [f"{r['median_vs_peer']:.2f}", str(r["runs_over_3x_peer"])])
+        table.add_row(*cells)
     Console().print(table)
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=2))
@@ -399,15 +434,18 @@ def _capped_table(sudoku, puzzles, args) -> int:
                         f"at most {args.conflicts:,} conflicts"
                         + (f" and {args.cpu:g} CPU s" if args.cpu else "") + " each")
     for col in ("solver", "runs", "solved", "median conflicts", "median decisions",
-                "conflicts/CPU s", "median CPU s", "total CPU s", "puzzles solved"):
+                "conflicts/CPU s", "median CPU s", "total CPU s", "puzzles solved",
+                "runs solved per puzzle"):
         table.add_column(col, justify="left" if col == "solver" else "right")
     names = ["csolve learning"] + [row["backend"] for row in rows[1:]]
     for name, row in zip(names, rows, strict=True):
         decisions = row["median_decisions"]
+        row["solved_per_puzzle"] = solved_per_puzzle(row["conflicts"], args.transforms)
         table.add_row(name, str(row["runs"]), str(row["solved"]), f"{row['median_conflicts']:,.0f}",
                       "-" if decisions is None else f"{decisions:,.0f}",
                       f"{row['conflicts_per_cpu_s']:,}", f"{row['median_cpu_s']:.2f}",
-                      f"{row['total_cpu_s']:.1f}", f"{row['puzzles_solved']} of {row['puzzles']}")
+                      f"{row['total_cpu_s']:.1f}", f"{row['puzzles_solved']} of {row['puzzles']}",
+                      " ".join(map(str, row["solved_per_puzzle"])))
     Console().print(table)
 
     def by_puzzle(runs: list) -> list[list]:
