@@ -308,6 +308,16 @@ def bench_set(sudoku, path: Path, sample: int, peer_sample: int, limit: int, tim
     return rows
 
 
+def add_tdoku_ratios(rows: list[dict]) -> None:
+    """Each row's mean over tdoku's on the same set and run (``mean_vs_tdoku``): the figure
+    to compare across machines, where the microseconds are not (tdoku's SIMD paths differ
+    with the processor)."""
+    tdoku = {r["set"]: r["mean_us"] for r in rows if r["solver"] == "tdoku"}
+    for r in rows:
+        if r["set"] in tdoku and r["solver"] != "tdoku" and tdoku[r["set"]] > 0:
+            r["mean_vs_tdoku"] = r["mean_us"] / tdoku[r["set"]]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sample", type=int, default=0, help="csolve: puzzles per set (0 = all)")
@@ -346,14 +356,22 @@ def main() -> int:
     from rich.console import Console
     from rich.table import Table
 
+    add_tdoku_ratios(rows)
     table = Table(title=f"Sudoku, one core, limit {args.limit} (µs per puzzle)")
-    for col in ("set", "solver", "puzzles", "solved", "mean", "median", "max",
-                "batch wall/puzzle"):
+    columns = ["set", "solver", "puzzles", "solved", "mean", "median", "max",
+               "batch wall/puzzle"]
+    if tdoku is not None:
+        columns.append("mean / tdoku's")
+    for col in columns:
         table.add_column(col, justify="left" if col in ("set", "solver") else "right")
     for r in rows:
-        table.add_row(r["set"], r["solver"], str(r["puzzles"]), str(r["solved"]),
-                      f"{r['mean_us']:,.1f}", f"{r['median_us']:,.1f}", f"{r['max_us']:,.0f}",
-                      "" if r["wall_us_per_puzzle"] is None else f"{r['wall_us_per_puzzle']:,.1f}")
+        cells = [r["set"], r["solver"], str(r["puzzles"]), str(r["solved"]),
+                 f"{r['mean_us']:,.1f}", f"{r['median_us']:,.1f}", f"{r['max_us']:,.0f}",
+                 "" if r["wall_us_per_puzzle"] is None else f"{r['wall_us_per_puzzle']:,.1f}"]
+        if tdoku is not None:
+            ratio = r.get("mean_vs_tdoku")
+            cells.append("" if ratio is None else f"{ratio:.2f}")
+        table.add_row(*cells)
     Console().print(table)
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=2))
