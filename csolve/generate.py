@@ -30,7 +30,7 @@ from typing import overload
 import numpy as np
 
 from csolve import defaults
-from csolve.errors import CsolveError, counted
+from csolve.errors import CsolveError, ExitCode, counted
 from csolve.kernels import abi
 from csolve.model import Model
 
@@ -51,6 +51,14 @@ class GenerateOptions:
 
 class GenerationError(CsolveError):
     """A puzzle could not be generated as asked (e.g. no grade match within the tries)."""
+
+
+class GenerationTimeoutError(GenerationError):
+    """No puzzle of the asked difficulty came out within the time a puzzle is given when no
+    ``tries`` count is: the request was fine, the clock ended it (exit code 3, as a search
+    that hits its time limit)."""
+
+    exit_code = ExitCode.TIMEOUT
 
 
 def derive_seeds(seed: int, count: int) -> Sequence[int]:
@@ -473,10 +481,10 @@ def generate_puzzles(ptype, options: GenerateOptions, count: int, seed: int,
                                       "pick another difficulty")
             if tries is None and time.thread_time() >= deadline:
                 made = f"{t:,} {'try' if t == 1 else 'tries'}"
-                raise GenerationError(f"no {difficulty} puzzle came out in {made} within "
-                                      f"{budget:g} CPU s (puzzle seed {puzzle_seed}): the level "
-                                      f"is rare or absent at this size; pass --tries N (over "
-                                      f"{t:,}) to look longer, or pick another difficulty")
+                raise GenerationTimeoutError(
+                    f"no {difficulty} puzzle came out in {made} within {budget:g} CPU s "
+                    f"(puzzle seed {puzzle_seed}): the level is rare or absent at this size; "
+                    f"pass --tries N (over {t:,}) to look longer, or pick another difficulty")
 
     for i, g in enumerate(generate_in_order(make, seeds, workers, ctrl, mapper)):
         g.index = i

@@ -233,20 +233,35 @@ def test_difficulty_uses_the_grader():
 
 def test_difficulty_tries_without_a_count_stop_at_the_time_bound(monkeypatch):
     """Without ``tries`` a level is sought for DIFFICULTY_SECONDS (here none: one try), and
-    the error says how many tries were made and that time ended them; a ``tries`` count
-    is kept whatever the clock says."""
-    from csolve.generate import GenerateOptions, GenerationError, generate_puzzles
+    the error says how many tries were made and that time ended them: a time-out (exit 3),
+    as the command line reports it too; a ``tries`` count is kept whatever the clock says,
+    and running out of it is the request's own bound (exit 2)."""
+    from csolve.errors import ExitCode
+    from csolve.generate import (
+        GenerateOptions,
+        GenerationError,
+        GenerationTimeoutError,
+        generate_puzzles,
+    )
     from csolve.puzzle import get_puzzle_type
 
     sudoku = get_puzzle_type("sudoku")
     monkeypatch.setattr("csolve.defaults.DIFFICULTY_SECONDS", 0.0)
-    with pytest.raises(GenerationError, match=r"no evil puzzle came out in 1 try within 0 "
-                                              r"CPU s \(puzzle seed 3\): the level is rare or "
-                                              r"absent at this size; pass --tries N \(over 1\)"):
+    with pytest.raises(GenerationTimeoutError, match=r"no evil puzzle came out in 1 try within 0 "
+                                                     r"CPU s \(puzzle seed 3\): the level is rare "
+                                                     r"or absent at this size; pass --tries N "
+                                                     r"\(over 1\)") as timed_out:
         list(generate_puzzles(sudoku, GenerateOptions(size=4), 1, 3, difficulty="evil"))
-    with pytest.raises(GenerationError, match=r"in 4 tries \(puzzle seed 3\); pass more --tries N"):
+    assert timed_out.value.exit_code == ExitCode.TIMEOUT
+    with pytest.raises(GenerationError, match=r"in 4 tries \(puzzle seed 3\); pass more --tries N"
+                       ) as tried:
         list(generate_puzzles(sudoku, GenerateOptions(size=4), 1, 3, difficulty="evil",
                               tries=4))
+    assert tried.value.exit_code == ExitCode.BAD_INPUT
+    code, out, err = run_cli("generate", "sudoku", "--size", "4", "--seed", "3",
+                             "--difficulty", "evil")
+    assert (code, out) == (ExitCode.TIMEOUT, "")
+    assert err.startswith("csolve: error: no evil puzzle came out in 1 try within 0 CPU s")
 
 
 def test_difficulty_finds_the_same_puzzle_with_or_without_a_count():
