@@ -35,14 +35,15 @@ _LAZY = {
     "OptionError": "csolve.errors", "UnknownNameError": "csolve.errors",
     "NoSolutionError": "csolve.errors", "SearchTimeoutError": "csolve.errors",
     "RuleError": "csolve.errors", "UnsoundStepError": "csolve.errors",
-    "GenerationError": "csolve.generate",
+    "GenerationError": "csolve.generate", "GenerationTimeoutError": "csolve.generate",
     "new_ctrl": "csolve.search",
     "hookimpl": "csolve.hookspecs",
 }
 
 __all__ = [
-    "CsolveError", "End", "GenerationError", "NoSolutionError", "OptionError", "Puzzle",
-    "PuzzleBatch", "PuzzleInputError", "PuzzleType", "Result", "ResultBlock", "RuleError",
+    "CsolveError", "End", "GenerationError", "GenerationTimeoutError", "NoSolutionError",
+    "OptionError", "Puzzle", "PuzzleBatch", "PuzzleInputError", "PuzzleType", "Result",
+    "ResultBlock", "RuleError",
     "SearchTimeoutError", "Solver",
     "Stats", "Status", "UnknownNameError", "UnsoundStepError", "__version__", "backends",
     "count", "explain",
@@ -74,7 +75,7 @@ if TYPE_CHECKING:
         UnknownNameError,
         UnsoundStepError,
     )
-    from csolve.generate import GenerationError
+    from csolve.generate import GenerationError, GenerationTimeoutError
     from csolve.hookspecs import hookimpl
     from csolve.outcome import End, Result, ResultBlock, Stats, Status
     from csolve.puzzle import Puzzle, PuzzleBatch, PuzzleType
