@@ -63,13 +63,18 @@ class PuzzleInputError(CsolveError):
         self.message = clip_words(message)
         super().__init__(str(self))
 
-    def __str__(self) -> str:
+    @property
+    def where(self) -> str:
+        """``file``, ``file:line`` or ``file:line:column``: as far as the problem is known."""
         where = self.source
         if self.line is not None:
             where += f":{self.line}"
             if self.column is not None:
                 where += f":{self.column}"
-        return f"{where}: {self.message}"
+        return where
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}"
 
 
 class OptionError(CsolveError):

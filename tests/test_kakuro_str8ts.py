@@ -158,6 +158,22 @@ def test_malformed_input_is_one_line_and_exit_2(kind, text, where):
     assert len(lines) == 1 and f" {where}" in f" {lines[0]}", r.stderr
 
 
+def test_validate_names_the_line_solve_names_for_conflicting_givens(tmp_path):
+    """A partial grid whose givens clash is reported by validate at the line where solve
+    reports it (the row's line of a grid written one row a line), not at the grid's first."""
+    grid = tmp_path / "clash.txt"
+    grid.write_text("# . . # . .\n. . 1 6 . 4\n. . # . . .\n. 3 4 # . .\n. 6 . . . .\n"
+                    ". 1 # 1 . #\n")
+    solved = _cli("solve", "str8ts", str(grid))
+    checked = _cli("validate", "str8ts", str(grid))
+    assert (solved.returncode, checked.returncode) == (2, 1)
+    where = f"{grid}:6: "
+    assert solved.stderr == f"csolve: error: {where}conflicting givens: value 1 twice in row 6 " \
+                            "(r6c2 and r6c4)\n"
+    assert checked.stdout == f"{where}invalid (partial): conflicting givens: value 1 twice " \
+                             "in row 6 (r6c2 and r6c4)\n"
+
+
 def test_cli_solve_count_and_validate(tmp_path):
     r = _cli("solve", "kakuro", str(PUZZLES / "kakuro" / "small.txt"), "--count")
     assert r.returncode == 0 and r.stdout.split() == ["1", "1"]

@@ -46,6 +46,7 @@ def validate(
     out = Console(highlight=False, soft_wrap=True, emoji=False)
     bad = 0
     for i, g in enumerate(grids):
+        where = g.where
         if ptype.is_complete(g):
             reference = givens[i] if givens is not None else g
             problems = listed(ptype, "validate", ptype.validate(reference,
@@ -55,6 +56,10 @@ def validate(
             try:
                 ptype.check(g)
                 problems = []
+            except PuzzleInputError as e:  # said where the check found it, as solve says it
+                problems = [e.message]
+                if e.line is not None:
+                    where = e.where
             except CsolveError as e:
                 problems = [str(e).split(": ", 1)[-1]]
             kind = "partial"
@@ -62,7 +67,7 @@ def validate(
                 problems.insert(0, "not complete")
         if problems:
             bad += 1
-            out.print(f"{escape(g.where)}: [red]invalid[/] ({kind}): {escape(problems[0])}")
+            out.print(f"{escape(where)}: [red]invalid[/] ({kind}): {escape(problems[0])}")
         else:
             out.print(f"{escape(g.where)}: [green]valid[/] ({kind})")
     if bad:
