@@ -16,4 +16,5 @@ def csolve_register_rules(register):
     from csolve.rules import Rule
 
     register(Rule("kakuro-sum", "csolve_kakuro.rules:kakuro_sum",
-                  "Kakuro: each run keeps digits of a distinct-digit set with its length and sum"))
+                  "sum groups (Kakuro runs, Killer cages): each keeps digits of a "
+                  "distinct-digit set with its length and sum"))
