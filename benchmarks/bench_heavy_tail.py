@@ -290,11 +290,15 @@ def _runs(sudoku, puzzles, transforms: int, timeout: float, solve, backend: str,
                 times_s=[round(t, 3) if t < float("inf") else None for t in times])
 
 
-def solved_per_puzzle(times: list, transforms: int) -> list[int]:
-    """How many of each puzzle's runs were solved (``times`` puzzle by puzzle, None:
-    unsolved): the tail shows as a puzzle solved in few of its runs."""
-    return [sum(t is not None for t in times[i:i + transforms])
-            for i in range(0, len(times), transforms)]
+def by_puzzle(runs: list, transforms: int) -> list[list]:
+    """A row's per-run list (puzzle by puzzle, as given first) cut into one list a puzzle."""
+    return [runs[i:i + transforms] for i in range(0, len(runs), transforms)]
+
+
+def solved_per_puzzle(runs: list, transforms: int) -> list[int]:
+    """How many of each puzzle's runs were solved (None: unsolved): the tail shows as a
+    puzzle solved in few of its runs."""
+    return [sum(t is not None for t in puzzle) for puzzle in by_puzzle(runs, transforms)]
 
 
 def against_peer(row: dict, peer: dict, timeout: float) -> dict:
@@ -448,13 +452,11 @@ def _capped_table(sudoku, puzzles, args) -> int:
                       " ".join(map(str, row["solved_per_puzzle"])))
     Console().print(table)
 
-    def by_puzzle(runs: list) -> list[list]:
-        return [runs[i:i + args.transforms] for i in range(0, len(runs), args.transforms)]
-
     for name, row in zip(names, rows, strict=True):
         if args.peer:
             print(name)
-        for p, cs, ts in zip(puzzles, by_puzzle(row["conflicts"]), by_puzzle(row["cpu_s"]),
+        for p, cs, ts in zip(puzzles, by_puzzle(row["conflicts"], args.transforms),
+                             by_puzzle(row["cpu_s"], args.transforms),
                              strict=True):
             print(f"puzzle {p.index}: " + " ".join("-" if c is None else f"{c}" for c in cs)
                   + ("   CPU s: " + " ".join("-" if c is None else f"{t:.1f}"

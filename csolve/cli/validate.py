@@ -58,8 +58,7 @@ def validate(
                 problems = []
             except PuzzleInputError as e:  # said where the check found it, as solve says it
                 problems = [e.message]
-                if e.line is not None:
-                    where = e.where
+                where = e.where if e.line is not None else where
             except CsolveError as e:
                 problems = [str(e).split(": ", 1)[-1]]
             kind = "partial"
