@@ -13,6 +13,8 @@ from csolve_sudoku import bands
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from csolve.kernels.bits import fast_pext, kernel, pext
+
 GRID = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
 
 
@@ -23,6 +25,46 @@ def _peers(c: int) -> set[int]:
 
 
 PEERS = [_peers(c) for c in range(81)]
+
+
+@settings(deadline=None)
+@given(st.integers(0, 2**27 - 1))
+def test_band_occupancy_marks_the_row_box_segments_with_a_cell(mask):
+    expected = sum(1 << (3 * r + k) for r in range(3) for k in range(3)
+                   if mask >> (9 * r + 3 * k) & 7)
+    assert bands._band_occ(np.int64(mask)) == expected
+
+
+@kernel
+def _pext(x, m):
+    return pext(x, m)
+
+
+def reference_pext(x: int, m: int) -> int:
+    out = k = 0
+    for i in range(64):
+        if m >> i & 1:
+            out |= (x >> i & 1) << k
+            k += 1
+    return out
+
+
+@pytest.mark.skipif(not fast_pext(), reason="this CPU has no fast BMI2 pext")
+@settings(deadline=None)
+@given(st.integers(0, 2**62), st.integers(0, 2**62))
+def test_pext_packs_the_bits_under_the_mask(x, m):
+    assert _pext(np.int64(x), np.int64(m)) == reference_pext(x, m)
+
+
+@pytest.mark.parametrize("cpu, features, fast", [
+    ("znver4", "+avx2,+bmi2,+popcnt", True),
+    ("skylake", "+bmi2", True),
+    ("znver2", "+avx2,+bmi2", False),  # microcoded
+    ("generic", "+avx2,-bmi2", False),
+    ("neoverse-n1", "+neon", False),
+])
+def test_pext_only_where_the_cpu_runs_it_in_one_instruction(cpu, features, fast):
+    assert fast_pext(cpu, features) is fast
 
 
 def reference_load(cells: np.ndarray) -> np.ndarray:

@@ -111,6 +111,41 @@ def lowbit_index(typingctx, x):
     return sig, codegen
 
 
+#: CPUs whose BMI2 ``pext`` is microcoded (tens to hundreds of cycles, by the mask)
+SLOW_PEXT_CPUS = frozenset({"bdver4", "znver1", "znver2"})
+
+
+def fast_pext(cpu_name: str | None = None, features: str | None = None) -> bool:
+    """Whether :func:`pext` may be used: the CPU the kernels are compiled for (numba's
+    ``NUMBA_CPU_NAME`` / ``NUMBA_CPU_FEATURES`` when set, else this machine) has BMI2 and
+    runs ``pext`` in one instruction. Kernels that use it keep a portable version for the
+    rest, chosen at import; numba's disk cache is keyed by the same CPU name and features."""
+    if cpu_name is None or features is None:
+        import llvmlite.binding as ll
+        from numba.core import config
+        from numba.core.codegen import get_host_cpu_features
+
+        cpu_name = config.CPU_NAME or ll.get_host_cpu_name()
+        features = (config.CPU_FEATURES if config.CPU_FEATURES is not None
+                    else get_host_cpu_features())
+    return "+bmi2" in features.split(",") and cpu_name not in SLOW_PEXT_CPUS
+
+
+@intrinsic
+def pext(typingctx, x, mask):
+    """The bits of ``x`` under ``mask``, packed at the bottom (BMI2 ``pext``). Only where
+    :func:`fast_pext` says so: elsewhere the instruction is missing or slow."""
+    sig = types.int64(types.int64, types.int64)
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        fnty = ir.FunctionType(i64, [i64, i64])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.bmi.pext.64")
+        return builder.call(fn, list(args))
+
+    return sig, codegen
+
+
 @intrinsic
 def cycle_counter(typingctx):
     """The CPU's cycle counter (``llvm.readcyclecounter``); 0 where the CPU has none."""

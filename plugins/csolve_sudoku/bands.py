@@ -56,7 +56,7 @@ from csolve.kernels.abi import (
     STOPPED,
     WORK_REQUESTED,
 )
-from csolve.kernels.bits import kernel, lowbit_index, popcount
+from csolve.kernels.bits import fast_pext, kernel, lowbit_index, pext, popcount
 from csolve.kernels.state import CHANGED, CONTRADICTION, NO_CHANGE
 
 WIDTH = 64  # words per band state (57 used); fits in a stack row of 81 cells
@@ -208,9 +208,7 @@ def propagate_bands(S, stats, triad_moves):
             A = S[i]
             d = i // 3
             b = i - 3 * d
-            occ = (BOXES_OF_ROW[A & 511] | (BOXES_OF_ROW[(A >> 9) & 511] << 3)
-                   | (BOXES_OF_ROW[(A >> 18) & 511] << 6))
-            A &= ALLOWED[occ]
+            A &= ALLOWED[_band_occ(A)]
             if A == 0:
                 return False
             S[i] = A
@@ -409,11 +407,20 @@ def branch_cell(S):
     return best
 
 
-@kernel(inline="always")
-def _band_occ(A):
-    """3x3 occupancy (bit ``3 * row + box``) of a band mask's row/box segments."""
-    return (BOXES_OF_ROW[A & 511] | (BOXES_OF_ROW[(A >> 9) & 511] << 3)
-            | (BOXES_OF_ROW[(A >> 18) & 511] << 6))
+if fast_pext():
+    @kernel(inline="always")
+    def _band_occ(A):
+        """3x3 occupancy (bit ``3 * row + box``) of a band mask's row/box segments: each
+        segment's three bits or-ed into its first, and those nine packed in one instruction
+        (the band pass, the triads and the branch choice all start from it)."""
+        return pext(A | (A >> 1) | (A >> 2), np.int64(0x1249249))
+else:
+    @kernel(inline="always")
+    def _band_occ(A):
+        """3x3 occupancy (bit ``3 * row + box``) of a band mask's row/box segments: the
+        boxes each row touches, from a table."""
+        return (BOXES_OF_ROW[A & 511] | (BOXES_OF_ROW[(A >> 9) & 511] << 3)
+                | (BOXES_OF_ROW[(A >> 18) & 511] << 6))
 
 
 @kernel(inline="always")
