@@ -407,20 +407,23 @@ def branch_cell(S):
     return best
 
 
-if fast_pext():
-    @kernel(inline="always")
-    def _band_occ(A):
-        """3x3 occupancy (bit ``3 * row + box``) of a band mask's row/box segments: each
-        segment's three bits or-ed into its first, and those nine packed in one instruction
-        (the band pass, the triads and the branch choice all start from it)."""
-        return pext(A | (A >> 1) | (A >> 2), np.int64(0x1249249))
-else:
-    @kernel(inline="always")
-    def _band_occ(A):
-        """3x3 occupancy (bit ``3 * row + box``) of a band mask's row/box segments: the
-        boxes each row touches, from a table."""
-        return (BOXES_OF_ROW[A & 511] | (BOXES_OF_ROW[(A >> 9) & 511] << 3)
-                | (BOXES_OF_ROW[(A >> 18) & 511] << 6))
+@kernel(inline="always")
+def _band_occ_pext(A):
+    """3x3 occupancy (bit ``3 * row + box``) of a band mask's row/box segments: each
+    segment's three bits or-ed into its first, and those nine packed in one instruction."""
+    return pext(A | (A >> 1) | (A >> 2), np.int64(0x1249249))
+
+
+@kernel(inline="always")
+def _band_occ_tables(A):
+    """The same from three table look-ups (the boxes each row touches), for CPUs without a
+    fast ``pext``."""
+    return (BOXES_OF_ROW[A & 511] | (BOXES_OF_ROW[(A >> 9) & 511] << 3)
+            | (BOXES_OF_ROW[(A >> 18) & 511] << 6))
+
+
+# the band pass, the triads and the branch choice all start from it
+_band_occ = _band_occ_pext if fast_pext() else _band_occ_tables
 
 
 @kernel(inline="always")
