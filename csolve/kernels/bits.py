@@ -111,30 +111,46 @@ def lowbit_index(typingctx, x):
     return sig, codegen
 
 
-#: CPUs whose BMI2 ``pext`` is microcoded (tens to hundreds of cycles, by the mask)
-SLOW_PEXT_CPUS = frozenset({"bdver4", "znver1", "znver2"})
+#: CPUs whose BMI2 ``pext`` is slow (microcoded: tens to hundreds of cycles, by the mask),
+#: and ``generic``, LLVM's name for a CPU it does not know (Hygon's Zen 1 among them)
+SLOW_PEXT_CPUS = frozenset({"bdver4", "znver1", "znver2", "generic"})
+
+
+def target_cpu() -> tuple[str, str]:
+    """The CPU name and feature string numba compiles for: ``NUMBA_CPU_NAME`` and
+    ``NUMBA_CPU_FEATURES`` when set, else this machine's (numba keys its disk cache by them)."""
+    import llvmlite.binding as ll
+    from numba.core import config
+    from numba.core.codegen import get_host_cpu_features
+
+    name = config.CPU_NAME or ll.get_host_cpu_name()
+    features = config.CPU_FEATURES if config.CPU_FEATURES is not None else get_host_cpu_features()
+    return name, features
+
+
+def has_bmi2(features: str | None = None) -> bool:
+    """Whether the target CPU (:func:`target_cpu`) has BMI2, so :func:`pext` runs at all."""
+    if features is None:
+        features = target_cpu()[1]
+    return "+bmi2" in features.split(",")
 
 
 def fast_pext(cpu_name: str | None = None, features: str | None = None) -> bool:
-    """Whether :func:`pext` may be used: the CPU the kernels are compiled for (numba's
-    ``NUMBA_CPU_NAME`` / ``NUMBA_CPU_FEATURES`` when set, else this machine) has BMI2 and
-    runs ``pext`` in one instruction. Kernels that use it keep a portable version for the
-    rest, chosen at import; numba's disk cache is keyed by the same CPU name and features."""
+    """Whether a kernel should use :func:`pext`: the target CPU has BMI2 and runs ``pext``
+    in one instruction. Kernels that use it keep a portable version for other CPUs and
+    choose at import; since numba's disk cache is keyed by the same CPU name and features,
+    a cached kernel never meets a CPU that would have chosen the other version."""
     if cpu_name is None or features is None:
-        import llvmlite.binding as ll
-        from numba.core import config
-        from numba.core.codegen import get_host_cpu_features
-
-        cpu_name = config.CPU_NAME or ll.get_host_cpu_name()
-        features = (config.CPU_FEATURES if config.CPU_FEATURES is not None
-                    else get_host_cpu_features())
-    return "+bmi2" in features.split(",") and cpu_name not in SLOW_PEXT_CPUS
+        name, feats = target_cpu()
+        cpu_name = name if cpu_name is None else cpu_name
+        features = feats if features is None else features
+    return has_bmi2(features) and cpu_name not in SLOW_PEXT_CPUS
 
 
 @intrinsic
 def pext(typingctx, x, mask):
-    """The bits of ``x`` under ``mask``, packed at the bottom (BMI2 ``pext``). Only where
-    :func:`fast_pext` says so: elsewhere the instruction is missing or slow."""
+    """The bits of ``x`` under ``mask``, packed at the bottom (BMI2 ``pext``). Correct
+    wherever :func:`has_bmi2`; worth using only where :func:`fast_pext`."""
     sig = types.int64(types.int64, types.int64)
 
     def codegen(context, builder, signature, args):

@@ -416,13 +416,13 @@ def _band_occ_pext(A):
 
 @kernel(inline="always")
 def _band_occ_tables(A):
-    """The same from three table look-ups (the boxes each row touches), for CPUs without a
+    """The same from three table lookups (the boxes each row touches), for CPUs without a
     fast ``pext``."""
     return (BOXES_OF_ROW[A & 511] | (BOXES_OF_ROW[(A >> 9) & 511] << 3)
             | (BOXES_OF_ROW[(A >> 18) & 511] << 6))
 
 
-# the band pass, the triads and the branch choice all start from it
+# chosen once, at import: the kernels that call it are compiled (and cached) for one CPU
 _band_occ = _band_occ_pext if fast_pext() else _band_occ_tables
 
 
