@@ -43,10 +43,8 @@ _LAZY = {
 __all__ = [
     "CsolveError", "End", "GenerationError", "GenerationTimeoutError", "NoSolutionError",
     "OptionError", "Puzzle", "PuzzleBatch", "PuzzleInputError", "PuzzleType", "Result",
-    "ResultBlock", "RuleError",
-    "SearchTimeoutError", "Solver",
-    "Stats", "Status", "UnknownNameError", "UnsoundStepError", "__version__", "backends",
-    "count", "explain",
+    "ResultBlock", "RuleError", "SearchTimeoutError", "Solver", "Stats", "Status",
+    "UnknownNameError", "UnsoundStepError", "__version__", "backends", "count", "explain",
     "generate", "hookimpl", "new_ctrl", "puzzle_type", "puzzle_types", "rate", "read", "solve",
     "validate",
 ]
