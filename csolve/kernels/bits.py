@@ -7,10 +7,7 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from llvmlite import ir
-from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from csolve.kernels.lazy import Kernel, Lazy
 
 
 def kernel(func=None, **options):
@@ -21,16 +18,32 @@ def kernel(func=None, **options):
     increment and decrement counters on every array passed to every call - atomics that cost
     3-4x on small rules and bounce cache lines between threads. Rules written with plain
     ``njit`` still work; they are only slower.
+
+    It returns a :class:`~csolve.kernels.lazy.Kernel`, which imports numba only when the
+    kernel must be compiled or loaded numba's way (machine code saved by an earlier run needs
+    no numba).
     """
     opts = {"cache": True, "nogil": True, "_nrt": False, **options}
     if func is None:
-        return lambda f: _njit(f, opts)
-    return _njit(func, opts)
+        return lambda f: Kernel(f, lambda g: _njit(g, opts))
+    return Kernel(func, lambda g: _njit(g, opts))
+
+
+def intrinsic(func):
+    """numba's ``intrinsic``, made when a kernel that uses it is compiled."""
+    def make(f):
+        from numba.extending import intrinsic as numba_intrinsic
+
+        return numba_intrinsic(f)
+
+    return Lazy(func, make)
 
 
 def _njit(func, opts: dict):
     """``njit(**opts)(func)``; with nowhere to cache it (numba: "no locator available"), the
     same kernel compiled in memory only, said once on stderr."""
+    from numba import njit
+
     from csolve.kernels.diskcache import listen_for_compiles
 
     listen_for_compiles()
@@ -92,6 +105,8 @@ def _stamp_dependencies(dispatcher, func) -> None:
 @intrinsic
 def popcount(typingctx, x):
     """Number of set bits (LLVM ``ctpop``)."""
+    from numba import types
+
     sig = types.uint64(types.uint64)
 
     def codegen(context, builder, signature, args):
@@ -103,6 +118,9 @@ def popcount(typingctx, x):
 @intrinsic
 def lowbit_index(typingctx, x):
     """Index of the lowest set bit (LLVM ``cttz``); undefined for 0."""
+    from llvmlite import ir
+    from numba import types
+
     sig = types.uint64(types.uint64)
 
     def codegen(context, builder, signature, args):
@@ -118,14 +136,39 @@ SLOW_PEXT_CPUS = frozenset({"bdver4", "znver1", "znver2", "generic"})
 
 def target_cpu() -> tuple[str, str]:
     """The CPU name and feature string numba compiles for: ``NUMBA_CPU_NAME`` and
-    ``NUMBA_CPU_FEATURES`` when set, else this machine's (numba keys its disk cache by them)."""
+    ``NUMBA_CPU_FEATURES`` when set, else this machine's (numba keys its disk cache by them).
+    Read the way numba's configuration reads them, without importing numba."""
     import llvmlite.binding as ll
-    from numba.core import config
-    from numba.core.codegen import get_host_cpu_features
 
-    name = config.CPU_NAME or ll.get_host_cpu_name()
-    features = config.CPU_FEATURES if config.CPU_FEATURES is not None else get_host_cpu_features()
-    return name, features
+    name = os.environ.get("NUMBA_CPU_NAME") or None
+    features = os.environ.get("NUMBA_CPU_FEATURES")
+    if features is None and str(name).lower() == "generic":
+        features = ""
+    if features is None:
+        try:
+            host = ll.get_host_cpu_features()
+        except RuntimeError:
+            host = None
+        if host is not None and not _avx_enabled(name or ll.get_host_cpu_name(), host):
+            for k in host:
+                if k.startswith("avx"):
+                    host[k] = False
+        features = host.flatten() if host is not None else ""
+    return name or ll.get_host_cpu_name(), features
+
+
+def _avx_enabled(cpu_name: str, host_features) -> bool:
+    """numba's ``NUMBA_ENABLE_AVX``: the variable when set, else on except on the CPUs numba
+    turns it off for (and where the CPU has no AVX, which the flag then does not change)."""
+    setting = os.environ.get("NUMBA_ENABLE_AVX")
+    if setting is not None:
+        try:
+            return bool(int(setting))
+        except ValueError:
+            pass
+    if not host_features.get("avx", False):
+        return True  # nothing to turn off
+    return cpu_name not in {"corei7-avx", "core-avx-i", "sandybridge", "ivybridge"}
 
 
 def has_bmi2(features: str | None = None) -> bool:
@@ -151,6 +194,10 @@ def fast_pext(cpu_name: str | None = None, features: str | None = None) -> bool:
 def pext(typingctx, x, mask):
     """The bits of ``x`` under ``mask``, packed at the bottom (BMI2 ``pext``). Correct
     wherever :func:`has_bmi2`; worth using only where :func:`fast_pext`."""
+    from llvmlite import ir
+    from numba import types
+    from numba.core import cgutils
+
     sig = types.int64(types.int64, types.int64)
 
     def codegen(context, builder, signature, args):
@@ -165,6 +212,10 @@ def pext(typingctx, x, mask):
 @intrinsic
 def cycle_counter(typingctx):
     """The CPU's cycle counter (``llvm.readcyclecounter``); 0 where the CPU has none."""
+    from llvmlite import ir
+    from numba import types
+    from numba.core import cgutils
+
     sig = types.uint64()
 
     def codegen(context, builder, signature, args):

@@ -26,11 +26,10 @@ import threading
 from pathlib import Path
 from types import ModuleType
 
-import numba
-
 import csolve
 from csolve.kernels.depends import dependency_sources
 from csolve.kernels.diskcache import cache_dir, writable_cache_dir
+from csolve.kernels.native import installation
 from csolve.kernels.workspace import UNSETTLED
 
 #: the templates, read as text (never imported: their kernels would be built for nothing)
@@ -174,7 +173,7 @@ def module_name(source: str, kernel_paths: tuple[str, ...], engine: str = "") ->
     for module in sorted(deps):
         digest.update(f"\0{module}\0".encode())
         digest.update(deps[module].encode())
-    digest.update(f"{numba.__version__} {csolve.__version__} {sys.version}".encode())
+    digest.update(f"{installation('numba')} {csolve.__version__} {sys.version}".encode())
     return f"csolve_kernels_{digest.hexdigest()[:20]}"
 
 

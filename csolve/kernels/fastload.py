@@ -29,6 +29,10 @@ def preload(dispatcher: Any, args: tuple) -> bool:
     """
     if os.environ.get("CSOLVE_FASTLOAD", "1") == "0":
         return False
+    from csolve.kernels.lazy import Kernel
+
+    if isinstance(dispatcher, Kernel):  # saved machine code first, then numba's cache
+        return dispatcher.preload(args)
     try:
         from numba import typeof
         from numba.core.compiler_lock import global_compiler_lock

@@ -1,0 +1,145 @@
+"""Kernels that import numba only when they must compile.
+
+:func:`csolve.kernels.bits.kernel` returns a :class:`Kernel`: a stand-in for the numba
+dispatcher it would have made. Called from Python, it first runs the machine code numba saved
+for those argument types in an earlier process (:mod:`csolve.kernels.native`), without
+importing numba. Otherwise, and for anything else asked of it (its overloads, its cache, its
+options), it makes the real dispatcher (imports numba, loads or compiles) and hands over.
+
+Kernels call each other by their module globals, which hold stand-ins: before the first
+dispatcher is made, numba is taught to type a stand-in as what it stands for (the dispatcher
+or intrinsic), so it types, inlines and links the callees it would have met with plain
+``njit``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from csolve.kernels import native
+
+_lock = threading.RLock()
+_taught = False
+#: a kernel's saved-code table: numba runs these argument types, and a snapshot is (or
+#: cannot be) written; ``False`` there means numba runs them and a snapshot is still to write
+_NUMBA = "numba"
+
+
+class Lazy:
+    """Something numba makes, made on first need; ``real`` is what ``make`` returned."""
+
+    def __init__(self, func: Callable, make: Callable[[Callable], Any]) -> None:
+        self.py_func = func
+        self._make = make
+        self._real: Any = None
+        self.__name__ = func.__name__
+        self.__qualname__ = func.__qualname__
+        self.__module__ = func.__module__
+        self.__doc__ = func.__doc__
+
+    @property
+    def real(self) -> Any:
+        """The numba object (imports numba, and loads or compiles nothing yet)."""
+        real = self._real
+        if real is None:
+            with _lock:
+                if self._real is None:
+                    _teach_numba()
+                    self._real = self._make(self.py_func)
+                real = self._real
+        return real
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.real(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or name in ("_real", "_make", "py_func"):
+            raise AttributeError(name)
+        return getattr(self.real, name)
+
+    def __reduce__(self) -> tuple:
+        return (_named, (self.__module__, self.__qualname__))
+
+    def __repr__(self) -> str:
+        state = "made" if self._real is not None else "not made yet"
+        return f"<{type(self).__name__} {self.__module__}.{self.__qualname__} ({state})>"
+
+
+class Kernel(Lazy):
+    """A kernel (a numba dispatcher to be): runs saved machine code when it can."""
+
+    def __init__(self, func: Callable, make: Callable[[Callable], Any]) -> None:
+        super().__init__(func, make)
+        self._native: dict[str, Any] = {}  # argument types -> entry, False or _NUMBA
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        types = None
+        if not kwargs and native.enabled():
+            types = native.describe(args)
+            if types is not None:
+                entry = self._native.get(types)
+                if entry is None:
+                    entry = self._load(types)
+                if entry and entry is not _NUMBA:
+                    return entry(None, args, None)
+        result = self.real(*args, **kwargs)
+        if types is not None and self._native.get(types) is False:
+            self._native[types] = _NUMBA  # numba has it loaded now: it keeps running it
+            path = native.snapshot_path(self.__module__, self.__qualname__, types)
+            if path is not None:
+                native.save(self._real, args, path)
+        return result
+
+    def preload(self, args: tuple) -> bool:
+        """Make ``self(*args)`` ready to run without compiling, if saved or cached; True if
+        it will be (see :func:`csolve.kernels.fastload.preload`)."""
+        if native.enabled():
+            types = native.describe(args)
+            if types is not None:
+                entry = self._native.get(types)
+                if entry is None:
+                    entry = self._load(types)
+                if entry and entry is not _NUMBA:
+                    return True
+        from csolve.kernels.fastload import preload
+
+        return preload(self.real, args)  # a dispatcher: numba's way
+
+    def _load(self, types: str) -> Any:
+        path = native.snapshot_path(self.__module__, self.__qualname__, types)
+        entry = native.load(path) if path is not None else None
+        self._native[types] = entry or False
+        return entry
+
+
+def _named(module: str, qualname: str) -> Any:
+    """Unpickle a stand-in by name, as numba does its dispatchers."""
+    import importlib
+
+    obj: Any = importlib.import_module(module)
+    for part in qualname.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def _teach_numba() -> None:
+    """Type a stand-in as what it stands for, wherever numba meets one."""
+    global _taught
+    if _taught:
+        return
+    from numba.core.registry import cpu_target
+    from numba.core.typing.typeof import typeof_impl
+
+    @typeof_impl.register(Lazy)
+    def _typeof_lazy(val: Lazy, c: Any) -> Any:
+        real = val.real
+        context = cpu_target.typing_context
+        try:
+            return context.resolve_value_type(real)
+        except (ValueError, TypeError):  # made mid-compile: its typing is not installed yet
+            context.refresh()
+            return context.resolve_value_type(real)
+
+    _taught = True

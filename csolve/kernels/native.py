@@ -1,0 +1,342 @@
+"""Run a kernel's cached machine code without importing numba.
+
+Importing numba costs more than half of a warm ``csolve solve`` (its compiler, typing tables
+and extension registries load whether or not anything compiles). A kernel numba has already
+compiled needs none of that to run: its object code, the few C helpers numba's entry wrapper
+calls, and a JIT linker, which llvmlite provides alone.
+
+So whenever numba runs a kernel for a set of argument types, :func:`save` writes a
+*snapshot* beside the disk cache: the object code of that overload (the kernel, everything it
+calls, and numba's CPython entry wrapper), the wrapper's symbol and the symbols it needs.
+A later process that calls the kernel with the same argument types (:func:`describe`)
+loads the snapshot with llvmlite (:func:`load`) and calls the wrapper directly, as numba's
+dispatcher would after its type check. numba is imported only when something must compile.
+
+A snapshot's file name hashes everything numba's choice of machine code depends on: the
+kernel's source and the sources it imports (:func:`csolve.kernels.depends.module_digest`),
+numba's and llvmlite's installation, Python's version, the CPU and every ``NUMBA_`` setting.
+Whatever this module cannot vouch for (an argument type it does not know, an object format
+other than ELF, a symbol nothing provides, code that needs numba's runtime) it leaves to
+numba. ``CSOLVE_FASTLOAD=0`` turns it off, as it does :mod:`csolve.kernels.fastload`.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import json
+import os
+import struct
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+#: bumped whenever the snapshot layout or what it keys on changes
+FORMAT = "csolve-native-1"
+_ENV_PREFIX = b"_ZN08NumbaEnv"
+_lock = threading.RLock()
+
+
+def enabled() -> bool:
+    """Whether snapshots are used (``CSOLVE_FASTLOAD=0`` says no)."""
+    return os.environ.get("CSOLVE_FASTLOAD", "1") != "0"
+
+
+# --- the argument types, as numba's dispatcher would see them --------------------------
+
+def describe(args: tuple) -> str | None:
+    """A string that names the numba types of ``args`` (for a call with no keywords), or
+    None when an argument is of a kind this module leaves to numba."""
+    parts: list[str] = []
+    for a in args:
+        if not _describe(a, parts):
+            return None
+    return "".join(parts)
+
+
+def _describe(a: Any, out: list[str]) -> bool:
+    t = type(a)
+    if t is np.ndarray:
+        dt = a.dtype
+        if dt.kind not in "biuf" or not dt.isnative or dt.fields is not None:
+            return False
+        f = a.flags
+        layout = "C" if f.c_contiguous else ("F" if f.f_contiguous else "A")
+        out.append(f"A{dt.str[1:]}{a.ndim}{layout}{'w' if f.writeable else 'r'}"
+                   f"{'a' if f.aligned else 'u'};")
+    elif t is bool:
+        out.append("b;")
+    elif t is int:
+        # numba's typeof: int64 below 2**63, uint64 up to 2**64, else an error
+        if -(1 << 63) <= a < (1 << 63):
+            out.append("i;")
+        elif 0 <= a < (1 << 64):
+            out.append("u;")
+        else:
+            return False
+    elif t is float:
+        out.append("f;")
+    elif a is None:
+        out.append("n;")
+    elif isinstance(a, np.generic) and a.dtype.kind in "biuf" and a.dtype.isnative:
+        out.append(f"S{a.dtype.str[1:]};")
+    elif isinstance(a, tuple):
+        if t is not tuple:
+            fields = getattr(t, "_fields", None)
+            if fields is None:
+                return False
+            out.append(f"N{t.__module__}.{t.__qualname__}({','.join(fields)})")
+        out.append("(")
+        for item in a:
+            if not _describe(item, out):
+                return False
+        out.append(");")
+    else:
+        return False
+    return True
+
+
+# --- where snapshots live and what they are keyed by -----------------------------------
+
+def _identity() -> str:
+    """Everything outside a kernel's source that decides its machine code."""
+    global _identity_memo
+    if _identity_memo is None:
+        parts = [FORMAT, sys.version, _host_cpu(), installation("numba"),
+                 installation("llvmlite")]
+        parts += sorted(f"{k}={v}" for k, v in os.environ.items() if k.startswith("NUMBA_"))
+        _identity_memo = "\n".join(parts)
+    return _identity_memo
+
+
+_identity_memo: str | None = None
+
+
+def installation(package: str) -> str:
+    """Which installation of ``package`` this is (its path and its ``__init__``'s time stamp
+    and size), found without importing it: a reinstall, an upgrade among them, changes it."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(package)
+    origin = spec.origin if spec is not None and spec.origin else ""
+    try:
+        st = os.stat(origin)
+    except OSError:
+        return f"{package} ?"
+    return f"{package} {origin} {st.st_mtime_ns} {st.st_size}"
+
+
+def _host_cpu() -> str:
+    import llvmlite.binding as ll
+
+    try:
+        features = ll.get_host_cpu_features().flatten()
+    except RuntimeError:
+        features = ""
+    return f"{ll.get_host_cpu_name()} {features}"
+
+
+def _source_of(module: str) -> str:
+    """The kernel module's sources: generated modules carry that hash in their names."""
+    if module.startswith("csolve_kernels_"):
+        return module
+    from csolve.kernels.depends import module_digest
+
+    return module_digest(module)
+
+
+def snapshot_path(module: str, qualname: str, types: str) -> Path | None:
+    """Where the snapshot of kernel ``module.qualname`` for argument ``types`` lives; None
+    when there is no writable cache directory."""
+    from csolve.kernels.diskcache import writable_cache_dir
+
+    root = writable_cache_dir()
+    if root is None:
+        return None
+    h = hashlib.sha256("\0".join((_identity(), module, qualname, _source_of(module),
+                                  types)).encode()).hexdigest()[:32]
+    return root / "native" / f"{qualname.rpartition('.')[2][:40]}-{h}.bin"
+
+
+# --- writing a snapshot (numba is loaded: it just ran the kernel) ----------------------
+
+def save(dispatcher: Any, args: tuple, path: Path) -> bool:
+    """Write the snapshot of the overload ``dispatcher`` chose for ``args``; True if written.
+    Skipped (False) for code this module could not run the way numba does."""
+    try:
+        from numba import typeof
+        from numba.core.typing.typeof import Purpose
+
+        sig = tuple(typeof(a, Purpose.argument) for a in args)
+        cres = dispatcher.overloads.get(sig)
+        if cres is None or cres.objectmode or getattr(cres.environment, "consts", None):
+            return False
+        obj = _object_code(dispatcher, cres, sig)
+        if obj is None or not obj.startswith(b"\x7fELF"):
+            return False
+        undefined, envs = _elf_symbols(obj)
+        if any(s.startswith(b"NRT_") or b"hashsecret" in s for s in undefined):
+            return False
+        header = json.dumps({
+            "wrapper": cres.fndesc.llvm_cpython_wrapper_name,
+            "envs": sorted(e.decode() for e in envs),
+            "undefined": sorted(s.decode() for s in undefined),
+        }).encode()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+        tmp.write_bytes(struct.pack("<I", len(header)) + header + obj)
+        os.replace(tmp, path)
+        return True
+    except Exception:  # a snapshot is an optimisation: numba keeps running the kernel
+        return False
+
+
+def _object_code(dispatcher: Any, cres: Any, sig: tuple) -> bytes | None:
+    """The overload's object code: kept by its library after a compile, read back from
+    numba's disk cache after a load (numba hands the buffer to its JIT and drops it)."""
+    try:
+        return bytes(cres.library.serialize_using_object_code()[2][0])
+    except Exception:  # loaded from the disk cache
+        pass
+    cache = getattr(dispatcher, "_cache", None)
+    if not getattr(cache, "_enabled", False):
+        return None
+    data = cache._cache_file.load(cache._index_key(sig, cres.target_context.codegen()))
+    if data is None:
+        return None
+    libdata = data[0]
+    if libdata[1] != "object":
+        return None
+    return bytes(libdata[2][0])
+
+
+def _elf_symbols(obj: bytes) -> tuple[set[bytes], set[bytes]]:
+    """(undefined symbols, numba environment symbols) of a 64-bit little-endian ELF object."""
+    if obj[4] != 2 or obj[5] != 1:
+        raise ValueError("not a 64-bit little-endian ELF object")
+    shoff, = struct.unpack_from("<Q", obj, 0x28)
+    shentsize, shnum = struct.unpack_from("<HH", obj, 0x3A)
+    sections = [struct.unpack_from("<IIQQQQIIQQ", obj, shoff + i * shentsize)
+                for i in range(shnum)]
+    undefined: set[bytes] = set()
+    envs: set[bytes] = set()
+    for _name, kind, _f, _a, offset, size, link, _i, _al, entsize in sections:
+        if kind != 2:  # SHT_SYMTAB
+            continue
+        str_off = sections[link][4]
+        for pos in range(offset + entsize, offset + size, entsize):
+            st_name, st_info, _o, st_shndx = struct.unpack_from("<IBBH", obj, pos)
+            if st_name == 0:
+                continue
+            end = obj.index(b"\0", str_off + st_name)
+            name = obj[str_off + st_name:end]
+            if st_shndx == 0:
+                undefined.add(name)
+            elif name.startswith(_ENV_PREFIX):
+                envs.add(name)
+    return undefined, envs
+
+
+# --- loading a snapshot (numba need not be loaded) -------------------------------------
+
+class _Environment:
+    """The layout of numba's environment object (globals, then constants): the entry
+    wrapper refuses to run without one. Kernels saved here use neither."""
+
+    __slots__ = ("globals", "consts")
+
+    def __init__(self) -> None:
+        self.globals: dict = {}
+        self.consts: list = []
+
+
+_ENTRY = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.py_object, ctypes.py_object,
+                           ctypes.py_object)
+_engine: Any = None
+_environment = _Environment()
+_keep: list = []  # object files stay alive as long as the process
+
+
+def load(path: Path) -> Any:
+    """The entry wrapper in the snapshot at ``path``, callable as ``f(None, args, None)``;
+    None when there is none or it cannot be linked here."""
+    try:
+        blob = path.read_bytes()
+    except OSError:
+        return None
+    try:
+        with _lock:
+            return _link(blob)
+    except Exception:  # a damaged or foreign snapshot: numba runs the kernel instead
+        return None
+
+
+def _link(blob: bytes) -> Any:
+    import llvmlite.binding as ll
+
+    n, = struct.unpack_from("<I", blob, 0)
+    header = json.loads(blob[4:4 + n])
+    obj = blob[4 + n:]
+    engine = _jit()
+    for name in header["undefined"]:
+        if ll.address_of_symbol(name) is None:
+            return None  # linking would abort the process: leave it to numba
+    engine.add_object_file(ll.ObjectFileRef.from_data(obj))
+    engine.finalize_object()
+    for env in header["envs"]:
+        address = engine.get_global_value_address(env)
+        slot = ctypes.c_void_p.from_address(address)
+        if not slot.value:
+            slot.value = id(_environment)
+    entry = engine.get_function_address(header["wrapper"])
+    if not entry:
+        return None
+    _keep.append(obj)
+    return _ENTRY(entry)
+
+
+def _jit() -> Any:
+    """The process's JIT: an llvmlite MCJIT engine, and numba's C helpers made known to the
+    linker (numba registers the same addresses under the same names when it loads)."""
+    global _engine
+    if _engine is None:
+        import llvmlite.binding as ll
+
+        for name, address in _helpers().items():
+            ll.add_symbol("numba_" + name, address)
+        ll.initialize_native_target()
+        ll.initialize_native_asmprinter()
+        target = ll.Target.from_default_triple()
+        machine = target.create_target_machine(jit=True)
+        _engine = ll.create_mcjit_compiler(ll.parse_assembly(""), machine)
+    return _engine
+
+
+def _helpers() -> dict[str, int]:
+    """numba's C helpers (``numba._helperlib.c_helpers``), without importing numba: the
+    extension module is loaded from its file under the same name; numba, imported later,
+    gets the same module."""
+    if "numba" in sys.modules:
+        from numba import _helperlib
+
+        return dict(_helperlib.c_helpers)
+    import importlib.machinery
+    import importlib.util
+
+    spec = importlib.util.find_spec("numba")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError("numba is not installed")
+    for directory in spec.submodule_search_locations:
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            candidate = os.path.join(directory, "_helperlib" + suffix)
+            if os.path.exists(candidate):
+                loader = importlib.machinery.ExtensionFileLoader("numba._helperlib", candidate)
+                found = importlib.util.spec_from_file_location("numba._helperlib", candidate,
+                                                               loader=loader)
+                module = importlib.util.module_from_spec(found)
+                loader.exec_module(module)
+                return dict(module.c_helpers)
+    raise ImportError("numba._helperlib not found")
