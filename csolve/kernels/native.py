@@ -67,18 +67,18 @@ def _describe(a: Any, out: list[str]) -> bool:
         layout = "C" if f.c_contiguous else ("F" if f.f_contiguous else "A")
         out.append(f"A{dt.str[1:]}{a.ndim}{layout}{'w' if f.writeable else 'r'}"
                    f"{'a' if f.aligned else 'u'};")
-    elif t is bool:
-        out.append("b;")
+    elif t is bool:  # Python scalars are named as the NumPy scalars numba types the same
+        out.append("Sb1;")
     elif t is int:
         # numba's typeof: int64 below 2**63, uint64 up to 2**64, else an error
         if -(1 << 63) <= a < (1 << 63):
-            out.append("i;")
+            out.append("Si8;")
         elif 0 <= a < (1 << 64):
-            out.append("u;")
+            out.append("Su8;")
         else:
             return False
     elif t is float:
-        out.append("f;")
+        out.append("Sf8;")
     elif a is None:
         out.append("n;")
     elif isinstance(a, np.generic) and a.dtype.kind in "biuf" and a.dtype.isnative:
