@@ -43,6 +43,13 @@ from {pkg}.kernel import total
 print(total(np.arange(5, dtype=np.int64)), total(np.arange(3, dtype=np.int32)))
 print("numba", "numba" in sys.modules)
 """
+# saved code first, then a type nothing saved: numba loads after numba's C helpers were
+MIXED = """
+import numpy as np
+from {pkg}.kernel import total
+print(total(np.arange(5, dtype=np.int64)), total(np.arange(4, dtype=np.float64)),
+      total(np.arange(3, dtype=np.int32)))
+"""
 
 
 def install(site, pkg: str, factor: int) -> None:
@@ -53,11 +60,11 @@ def install(site, pkg: str, factor: int) -> None:
     (d / "helper.py").write_text(HELPER.format(factor=factor))
 
 
-def run_child(site, pkg: str, cache, **env) -> list[str]:
+def run_child(site, pkg: str, cache, script: str = CHILD, **env) -> list[str]:
     full = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), *sys.path]),
             "CSOLVE_CACHE_DIR": str(cache), **env}
     full.pop("NUMBA_CACHE_DIR", None)
-    r = subprocess.run([sys.executable, "-c", CHILD.format(pkg=pkg)], capture_output=True,
+    r = subprocess.run([sys.executable, "-c", script.format(pkg=pkg)], capture_output=True,
                        text=True, timeout=600, env=full)
     assert r.returncode == 0, r.stderr
     return r.stdout.split()
@@ -82,6 +89,14 @@ def test_a_kernel_runs_saved_code_without_numba_and_never_stale_code(tmp_path):
         path.write_bytes(path.read_bytes()[:200])
     assert run_child(site, pkg, cache) == ["30", "9", "numba", "True"]
     assert run_child(site, pkg, cache) == ["30", "9", "numba", "False"]
+
+
+def test_saved_code_and_numba_run_side_by_side(tmp_path):
+    site, cache, pkg = tmp_path / "site", tmp_path / "cache", "csolve_test_native_mixed"
+    install(site, pkg, 2)
+    run_child(site, pkg, cache)
+    assert run_child(site, pkg, cache, MIXED) == ["20", "12.0", "6"]
+    assert run_child(site, pkg, cache, MIXED) == ["20", "12.0", "6"]  # all three saved
 
 
 def test_with_fastload_off_numba_runs_every_kernel(tmp_path):

@@ -258,20 +258,20 @@ _ENTRY = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.py_object, ctypes.py_object,
 _engine: Any = None
 _environment = _Environment()
 _keep: list = []  # object files stay alive as long as the process
+_linked: dict[str, Any] = {}  # snapshot path -> its entry, or None
 
 
 def load(path: Path) -> Any:
     """The entry wrapper in the snapshot at ``path``, callable as ``f(None, args, None)``;
     None when there is none or it cannot be linked here."""
-    try:
-        blob = path.read_bytes()
-    except OSError:
-        return None
-    try:
-        with _lock:
-            return _link(blob)
-    except Exception:  # a damaged or foreign snapshot: numba runs the kernel instead
-        return None
+    with _lock:  # each file linked once: a second copy would define its symbols again
+        key = str(path)
+        if key not in _linked:
+            try:
+                _linked[key] = _link(path.read_bytes())
+            except Exception:  # missing, damaged or foreign: numba runs the kernel instead
+                _linked[key] = None
+        return _linked[key]
 
 
 def _link(blob: bytes) -> Any:
