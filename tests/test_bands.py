@@ -47,6 +47,14 @@ def _pext(x, m):
     return pext(x, m)
 
 
+@pytest.fixture(scope="module")
+def _pext_compiled():
+    """Compiled before hypothesis runs the test: numba raises the recursion limit as it
+    compiles, which hypothesis would warn of."""
+    if has_bmi2():
+        _pext(0, 0)
+
+
 def reference_pext(x: int, m: int) -> int:
     out = k = 0
     for i in range(64):
@@ -62,6 +70,7 @@ I64 = st.integers(-2**63, 2**63 - 1)
 @pytest.mark.skipif(not has_bmi2(), reason="this CPU has no BMI2")
 @settings(deadline=None)
 @given(I64, I64)
+@pytest.mark.usefixtures("_pext_compiled")
 def test_pext_packs_the_bits_under_the_mask(x, m):
     expected = reference_pext(x & (2**64 - 1), m & (2**64 - 1))
     assert int(_pext(np.int64(x), np.int64(m))) & (2**64 - 1) == expected
