@@ -53,10 +53,6 @@ nodes, so counting, ``--all`` and work sharing lose and repeat nothing.
 from collections import namedtuple
 
 import numpy as np
-from llvmlite import ir
-from numba import types
-from numba.core import cgutils
-from numba.extending import intrinsic
 
 from csolve.kernels.abi import (
     BUDGET,
@@ -74,7 +70,7 @@ from csolve.kernels.abi import (
     STOPPED,
     WORK_REQUESTED,
 )
-from csolve.kernels.bits import kernel, lowbit_index, popcount
+from csolve.kernels.bits import intrinsic, kernel, lowbit_index, popcount
 
 # reason kinds: why a literal holds (data says which clause of that kind)
 NONE, CELL, GROUP, PAIR, LEARNT = 0, 1, 2, 3, 4
@@ -326,6 +322,10 @@ def _bump(s, x):
 @intrinsic
 def _prefetch(typingctx, arr, i):
     """Ask for ``arr[i]``'s cache line ahead of its use (a hint: no fault, no result)."""
+    from llvmlite import ir
+    from numba import types
+    from numba.core import cgutils
+
     def codegen(context, builder, signature, args):
         aty = signature.args[0]
         ary = context.make_array(aty)(context, builder, args[0])
