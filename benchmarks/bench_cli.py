@@ -4,9 +4,10 @@
 
 Each case runs once to warm the kernel cache and the OS file cache, then ``--runs`` times;
 the table shows the median and the fastest wall time, and the median CPU seconds (user +
-system, which load from other jobs bends less than wall time). Two floors put the numbers in
-context: an empty interpreter, and importing the libraries every solve needs (numpy, numba,
-typer, pluggy) - what is left above that is csolve's own.
+system, which load from other jobs bends less than wall time). Floors put the numbers in
+context: an empty interpreter, and importing the libraries every solve needs (numpy,
+llvmlite's binding, typer, pluggy) - what is left above that is csolve's own - beside the
+same with numba, which a solve needs only when a kernel must be compiled.
 
 First csolve's own modules are compiled to bytecode (``__pycache__``), as installing a
 package does: a checkout run with ``PYTHONDONTWRITEBYTECODE=1`` would otherwise compile them
@@ -43,7 +44,10 @@ WHOLE_FILES = [("kaggle-2000.txt", "line", 1), ("kaggle-2000.txt", "json", 1),
                ("kaggle-2000.txt", "line", 10),
                ("forum-hardest-5000.txt", "line", 1), ("forum-hardest-5000.txt", "json", 1)]
 HARD = ROOT / "puzzles" / "sudoku" / "9x9-hard.txt"
-LIBRARIES = "import numpy, numba, typer, pluggy"
+#: what a solve imports when its kernels were saved by an earlier run (numba is not among them)
+LIBRARIES = "import numpy, llvmlite.binding, typer, pluggy"
+#: numba, which a solve imported before kernels ran without it
+WITH_NUMBA = "import numpy, numba, typer, pluggy"
 
 
 def program() -> list[str]:
@@ -184,6 +188,7 @@ def main() -> None:
         cases = [
             ("python (empty interpreter)", [sys.executable, "-c", "pass"]),
             ("python + solve's libraries", [sys.executable, "-c", LIBRARIES]),
+            ("python + the same with numba", [sys.executable, "-c", WITH_NUMBA]),
             ("csolve --help", [*csolve, "--help"]),
             ("csolve solve sudoku (1 puzzle)", [*csolve, "solve", "sudoku", str(one)]),
             ("csolve solve sudoku 9x9-hard.txt (5)", [*csolve, "solve", "sudoku", str(HARD)]),
