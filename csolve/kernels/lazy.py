@@ -75,15 +75,9 @@ class Kernel(Lazy):
         self._native: dict[str, Any] = {}  # argument types -> entry, False or _NUMBA
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        types = None
-        if not kwargs and native.enabled():
-            types = native.describe(args)
-            if types is not None:
-                entry = self._native.get(types)
-                if entry is None:
-                    entry = self._load(types)
-                if entry and entry is not _NUMBA:
-                    return entry(None, args, None)
+        types, entry = self._saved(args) if not kwargs else (None, None)
+        if entry:
+            return entry(None, args, None)
         result = self.real(*args, **kwargs)
         if types is not None and self._native.get(types) is False:
             self._native[types] = _NUMBA  # numba has it loaded now: it keeps running it
@@ -95,23 +89,25 @@ class Kernel(Lazy):
     def preload(self, args: tuple) -> bool:
         """Make ``self(*args)`` ready to run without compiling, if saved or cached; True if
         it will be (see :func:`csolve.kernels.fastload.preload`)."""
-        if native.enabled():
-            types = native.describe(args)
-            if types is not None:
-                entry = self._native.get(types)
-                if entry is None:
-                    entry = self._load(types)
-                if entry and entry is not _NUMBA:
-                    return True
+        if self._saved(args)[1]:
+            return True
         from csolve.kernels.fastload import preload
 
         return preload(self.real, args)  # a dispatcher: numba's way
 
-    def _load(self, types: str) -> Any:
-        path = native.snapshot_path(self.__module__, self.__qualname__, types)
-        entry = native.load(path) if path is not None else None
-        self._native[types] = entry or False
-        return entry
+    def _saved(self, args: tuple) -> tuple[str | None, Any]:
+        """(the arguments' types, the saved code to run for them, or None)."""
+        if not native.enabled():
+            return None, None
+        types = native.describe(args)
+        if types is None:
+            return None, None
+        entry = self._native.get(types)
+        if entry is None:
+            path = native.snapshot_path(self.__module__, self.__qualname__, types)
+            entry = native.load(path) if path is not None else None
+            self._native[types] = entry or False
+        return types, (entry if entry and entry is not _NUMBA else None)
 
 
 def _named(module: str, qualname: str) -> Any:
