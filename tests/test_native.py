@@ -12,13 +12,18 @@ import numpy as np
 import pytest
 
 from csolve.kernels import native
+from csolve.kernels.argtypes import describe
 from csolve.kernels.bits import target_cpu
 
 from .helpers import PUZZLES
 
 KERNEL = """
+import numpy as np
+
 from csolve.kernels.bits import kernel
 from {pkg}.helper import weight
+
+LARGE = np.arange(300_000)  # 2.4 MB: numba bakes its address into the code, and caches nothing
 
 
 @kernel
@@ -27,6 +32,16 @@ def total(values):
     for v in values:
         s += weight(v)
     return s
+
+
+@kernel
+def ratio(values):
+    return values[0] // values[1]
+
+
+@kernel
+def large_sum(k):
+    return LARGE[:k].sum()
 """
 HELPER = """
 from csolve.kernels.bits import kernel
@@ -70,8 +85,8 @@ def run_child(site, pkg: str, cache, script: str = CHILD, **env) -> list[str]:
     return r.stdout.split()
 
 
-def snapshots(cache) -> list:
-    return sorted((cache / "native").glob("total-*.bin"))
+def snapshots(cache, name: str = "total") -> list:
+    return sorted((cache / "native").glob(f"{name}-*.bin"))
 
 
 def test_a_kernel_runs_saved_code_without_numba_and_never_stale_code(tmp_path):
@@ -89,6 +104,36 @@ def test_a_kernel_runs_saved_code_without_numba_and_never_stale_code(tmp_path):
         path.write_bytes(path.read_bytes()[:200])
     assert run_child(site, pkg, cache) == ["30", "9", "numba", "True"]
     assert run_child(site, pkg, cache) == ["30", "9", "numba", "False"]
+
+
+# errors raised by saved code; code numba would not cache; a kernel with no source file
+EDGES = """
+import sys
+import numpy as np
+from csolve.kernels.bits import kernel
+from {pkg}.kernel import large_sum, ratio
+
+@kernel
+def inline_script(x):
+    return x + 1
+
+values = np.array([7, 0], dtype=np.int64)
+try:
+    ratio(values)
+except ZeroDivisionError as e:
+    print("ZeroDivisionError")
+print(ratio(np.array([7, 2], dtype=np.int64)), large_sum(4), inline_script(1))
+"""
+
+
+def test_saved_code_raises_as_numba_would_and_only_what_numba_caches_is_saved(tmp_path):
+    site, cache, pkg = tmp_path / "site", tmp_path / "cache", "csolve_test_native_edges"
+    install(site, pkg, 2)
+    for _ in range(2):  # the second run's ratio is saved code
+        assert run_child(site, pkg, cache, EDGES) == ["ZeroDivisionError", "3", "6", "2"]
+    assert len(snapshots(cache, "ratio")) == 1
+    assert snapshots(cache, "large_sum") == []  # its code holds this process's addresses
+    assert snapshots(cache, "inline_script") == []  # "<string>": an edit would not show
 
 
 def test_saved_code_and_numba_run_side_by_side(tmp_path):
@@ -157,7 +202,7 @@ def test_argument_types_are_told_apart_as_numba_tells_them():
               np.array(3), 1, -1, 2**40, 2**63, True, 2.5, None, np.int32(3), np.uint64(3),
               np.float64(1), (base, 1), (1, 2), (1, True), Pair(base, 1), Pair(1, 2),
               (base, (1, 2)), ()]
-    described = [native.describe((v,)) for v in values]
+    described = [describe((v,)) for v in values]
     assert None not in described
     typed = [typeof(v, Purpose.argument) for v in values]
     for i in range(len(values)):
@@ -166,7 +211,7 @@ def test_argument_types_are_told_apart_as_numba_tells_them():
                                                                               values[j])
     for unknown in ([1, 2], {"a": 1}, "text", 2**64, np.zeros(2, np.complex128),
                     np.zeros(2, ">i8"), object()):
-        assert native.describe((unknown,)) is None
+        assert describe((unknown,)) is None
 
 
 def test_the_target_cpu_is_the_one_numba_compiles_for():

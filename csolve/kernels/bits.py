@@ -4,13 +4,14 @@ Candidate sets are ``uint64`` masks: bit ``v - 1`` set means value ``v`` is stil
 """
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from csolve.kernels.lazy import Kernel, Lazy
 
 
-def kernel(func=None, **options):
+def kernel(func: Callable | None = None, **options: Any) -> Any:
     """The decorator for csolve kernels and rules: ``njit(cache=True, nogil=True)`` without
     numba's reference counting.
 
@@ -29,9 +30,9 @@ def kernel(func=None, **options):
     return Kernel(func, lambda g: _njit(g, opts))
 
 
-def intrinsic(func):
+def intrinsic(func: Callable) -> Lazy:
     """numba's ``intrinsic``, made when a kernel that uses it is compiled."""
-    def make(f):
+    def make(f: Callable) -> Any:
         from numba.extending import intrinsic as numba_intrinsic
 
         return numba_intrinsic(f)
@@ -157,7 +158,7 @@ def target_cpu() -> tuple[str, str]:
     return name or ll.get_host_cpu_name(), features
 
 
-def _avx_enabled(cpu_name: str, host_features) -> bool:
+def _avx_enabled(cpu_name: str, host_features: Any) -> bool:
     """numba's ``NUMBA_ENABLE_AVX``: the variable when set, else on except on the CPUs numba
     turns it off for (and where the CPU has no AVX, which the flag then does not change)."""
     setting = os.environ.get("NUMBA_ENABLE_AVX")

@@ -27,9 +27,8 @@ from pathlib import Path
 from types import ModuleType
 
 import csolve
-from csolve.kernels.depends import dependency_sources
+from csolve.kernels.depends import dependency_sources, installation
 from csolve.kernels.diskcache import cache_dir, writable_cache_dir
-from csolve.kernels.native import installation
 from csolve.kernels.workspace import UNSETTLED
 
 #: the templates, read as text (never imported: their kernels would be built for nothing)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import os
 import re
 import sys
 import threading
@@ -118,3 +119,15 @@ def module_digest(name: str) -> str:
         with _lock:
             _digests[name] = digest
     return digest
+
+
+def installation(package: str) -> str:
+    """Which installation of ``package`` this is (its path and its ``__init__``'s time stamp
+    and size), found without importing it: a reinstall, an upgrade among them, changes it."""
+    spec = importlib.util.find_spec(package)
+    origin = spec.origin if spec is not None and spec.origin else ""
+    try:
+        st = os.stat(origin)
+    except OSError:
+        return f"{package} ?"
+    return f"{package} {origin} {st.st_mtime_ns} {st.st_size}"

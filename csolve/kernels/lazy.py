@@ -19,11 +19,13 @@ from collections.abc import Callable
 from typing import Any
 
 from csolve.kernels import native
+from csolve.kernels.argtypes import describe
 
 _lock = threading.RLock()
 _taught = False
-#: a kernel's saved-code table: numba runs these argument types, and a snapshot is (or
-#: cannot be) written; ``False`` there means numba runs them and a snapshot is still to write
+#: what a kernel keeps per argument types: the saved code's entry; ``False``, no saved code
+#: (numba is to run them and save them); or ``_NUMBA``, numba runs them from now on (it has
+#: them loaded, and saved them if it could)
 _NUMBA = "numba"
 
 
@@ -55,7 +57,9 @@ class Lazy:
         return self.real(*args, **kwargs)
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") or name in ("_real", "_make", "py_func"):
+        # public names make numba's object; private ones only reach one already made, so
+        # that a probe (pytest's, asyncio's, inspect's) does not import numba
+        if name.startswith("_") and (name.startswith("__") or self.__dict__.get("_real") is None):
             raise AttributeError(name)
         return getattr(self.real, name)
 
@@ -81,7 +85,7 @@ class Kernel(Lazy):
         result = self.real(*args, **kwargs)
         if types is not None and self._native.get(types) is False:
             self._native[types] = _NUMBA  # numba has it loaded now: it keeps running it
-            path = native.snapshot_path(self.__module__, self.__qualname__, types)
+            path = native.snapshot_path(self.py_func, types)
             if path is not None:
                 native.save(self._real, args, path)
         return result
@@ -99,12 +103,12 @@ class Kernel(Lazy):
         """(the arguments' types, the saved code to run for them, or None)."""
         if not native.enabled():
             return None, None
-        types = native.describe(args)
+        types = describe(args)
         if types is None:
             return None, None
         entry = self._native.get(types)
         if entry is None:
-            path = native.snapshot_path(self.__module__, self.__qualname__, types)
+            path = native.snapshot_path(self.py_func, types)
             entry = native.load(path) if path is not None else None
             self._native[types] = entry or False
         return types, (entry if entry and entry is not _NUMBA else None)

@@ -8,16 +8,20 @@ calls, and a JIT linker, which llvmlite provides alone.
 So whenever numba runs a kernel for a set of argument types, :func:`save` writes a
 *snapshot* beside the disk cache: the object code of that overload (the kernel, everything it
 calls, and numba's CPython entry wrapper), the wrapper's symbol and the symbols it needs.
-A later process that calls the kernel with the same argument types (:func:`describe`)
-loads the snapshot with llvmlite (:func:`load`) and calls the wrapper directly, as numba's
-dispatcher would after its type check. numba is imported only when something must compile.
+A later process that calls the kernel with the same argument types
+(:func:`csolve.kernels.argtypes.describe`) loads the snapshot with llvmlite (:func:`load`)
+and calls the wrapper directly, as numba's dispatcher would after its type check. numba is
+imported only when something must compile (or a kernel raises, which unpickles its error
+through numba).
 
 A snapshot's file name hashes everything numba's choice of machine code depends on: the
-kernel's source and the sources it imports (:func:`csolve.kernels.depends.module_digest`),
-numba's and llvmlite's installation, Python's version, the CPU and every ``NUMBA_`` setting.
-Whatever this module cannot vouch for (an argument type it does not know, an object format
-other than ELF, a symbol nothing provides, code that needs numba's runtime) it leaves to
-numba. ``CSOLVE_FASTLOAD=0`` turns it off, as it does :mod:`csolve.kernels.fastload`.
+kernel's file (its time stamp and size, as numba's cache keys it), the sources its module
+imports (:func:`csolve.kernels.depends.module_digest`), numba's and llvmlite's installation,
+Python's version, the CPU and every ``NUMBA_`` setting. Only what numba would cache on disk
+is saved, and whatever this module cannot vouch for (an argument type it does not know, a
+kernel without a source file, an object format other than ELF, a symbol nothing provides,
+code that needs numba's runtime, a file whose contents do not match their hash) it leaves
+to numba. ``CSOLVE_FASTLOAD=0`` turns it off, as it does :mod:`csolve.kernels.fastload`.
 """
 
 from __future__ import annotations
@@ -32,10 +36,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 #: bumped whenever the snapshot layout or what it keys on changes
-FORMAT = "csolve-native-1"
+FORMAT = "csolve-native-2"
 _ENV_PREFIX = b"_ZN08NumbaEnv"
 _lock = threading.RLock()
 
@@ -45,66 +47,14 @@ def enabled() -> bool:
     return os.environ.get("CSOLVE_FASTLOAD", "1") != "0"
 
 
-# --- the argument types, as numba's dispatcher would see them --------------------------
-
-def describe(args: tuple) -> str | None:
-    """A string that names the numba types of ``args`` (for a call with no keywords), or
-    None when an argument is of a kind this module leaves to numba."""
-    parts: list[str] = []
-    for a in args:
-        if not _describe(a, parts):
-            return None
-    return "".join(parts)
-
-
-def _describe(a: Any, out: list[str]) -> bool:
-    t = type(a)
-    if t is np.ndarray:
-        dt = a.dtype
-        if dt.kind not in "biuf" or not dt.isnative or dt.fields is not None:
-            return False
-        f = a.flags
-        layout = "C" if f.c_contiguous else ("F" if f.f_contiguous else "A")
-        out.append(f"A{dt.str[1:]}{a.ndim}{layout}{'w' if f.writeable else 'r'}"
-                   f"{'a' if f.aligned else 'u'};")
-    elif t is bool:  # Python scalars are named as the NumPy scalars numba types the same
-        out.append("Sb1;")
-    elif t is int:
-        # numba's typeof: int64 below 2**63, uint64 up to 2**64, else an error
-        if -(1 << 63) <= a < (1 << 63):
-            out.append("Si8;")
-        elif 0 <= a < (1 << 64):
-            out.append("Su8;")
-        else:
-            return False
-    elif t is float:
-        out.append("Sf8;")
-    elif a is None:
-        out.append("n;")
-    elif isinstance(a, np.generic) and a.dtype.kind in "biuf" and a.dtype.isnative:
-        out.append(f"S{a.dtype.str[1:]};")
-    elif isinstance(a, tuple):
-        if t is not tuple:
-            fields = getattr(t, "_fields", None)
-            if fields is None:
-                return False
-            out.append(f"N{t.__module__}.{t.__qualname__}({','.join(fields)})")
-        out.append("(")
-        for item in a:
-            if not _describe(item, out):
-                return False
-        out.append(");")
-    else:
-        return False
-    return True
-
-
 # --- where snapshots live and what they are keyed by -----------------------------------
 
 def _identity() -> str:
-    """Everything outside a kernel's source that decides its machine code."""
+    """Everything outside a kernel's sources that decides its machine code."""
     global _identity_memo
     if _identity_memo is None:
+        from csolve.kernels.depends import installation
+
         parts = [FORMAT, sys.version, _host_cpu(), installation("numba"),
                  installation("llvmlite")]
         parts += sorted(f"{k}={v}" for k, v in os.environ.items() if k.startswith("NUMBA_"))
@@ -113,20 +63,6 @@ def _identity() -> str:
 
 
 _identity_memo: str | None = None
-
-
-def installation(package: str) -> str:
-    """Which installation of ``package`` this is (its path and its ``__init__``'s time stamp
-    and size), found without importing it: a reinstall, an upgrade among them, changes it."""
-    import importlib.util
-
-    spec = importlib.util.find_spec(package)
-    origin = spec.origin if spec is not None and spec.origin else ""
-    try:
-        st = os.stat(origin)
-    except OSError:
-        return f"{package} ?"
-    return f"{package} {origin} {st.st_mtime_ns} {st.st_size}"
 
 
 def _host_cpu() -> str:
@@ -139,40 +75,56 @@ def _host_cpu() -> str:
     return f"{ll.get_host_cpu_name()} {features}"
 
 
-def _source_of(module: str) -> str:
-    """The kernel module's sources: generated modules carry that hash in their names."""
-    if module.startswith("csolve_kernels_"):
-        return module
-    from csolve.kernels.depends import module_digest
+def _sources(func: Any) -> str | None:
+    """What stands for the kernel's sources: its file's stamp (what numba's cache keys on,
+    so an edit or a reload shows) and the module's dependencies; None without a file (a
+    notebook cell, a zip import), where nothing would show an edit."""
+    filename = getattr(getattr(func, "__code__", None), "co_filename", "")
+    try:
+        st = os.stat(filename)
+    except (OSError, ValueError):
+        return None
+    module = getattr(func, "__module__", "") or ""
+    if module.startswith("csolve_kernels_"):  # generated: the name hashes its sources
+        deps = module
+    else:
+        from csolve.kernels.depends import module_digest
 
-    return module_digest(module)
+        deps = module_digest(module)
+    return f"{filename} {st.st_mtime_ns} {st.st_size} {deps}"
 
 
-def snapshot_path(module: str, qualname: str, types: str) -> Path | None:
-    """Where the snapshot of kernel ``module.qualname`` for argument ``types`` lives; None
-    when there is no writable cache directory."""
+def snapshot_path(func: Any, types: str) -> Path | None:
+    """Where the snapshot of kernel ``func`` (its Python function) for argument ``types``
+    lives; None when it cannot have one (no writable cache directory, no source file)."""
     from csolve.kernels.diskcache import writable_cache_dir
 
-    root = writable_cache_dir()
+    sources = _sources(func)
+    root = writable_cache_dir() if sources is not None else None
     if root is None:
         return None
-    h = hashlib.sha256("\0".join((_identity(), module, qualname, _source_of(module),
+    h = hashlib.sha256("\0".join((_identity(), func.__module__, func.__qualname__, sources,
                                   types)).encode()).hexdigest()[:32]
-    return root / "native" / f"{qualname.rpartition('.')[2][:40]}-{h}.bin"
+    return root / "native" / f"{func.__name__[:40]}-{h}.bin"
 
 
 # --- writing a snapshot (numba is loaded: it just ran the kernel) ----------------------
 
 def save(dispatcher: Any, args: tuple, path: Path) -> bool:
     """Write the snapshot of the overload ``dispatcher`` chose for ``args``; True if written.
-    Skipped (False) for code this module could not run the way numba does."""
+    Skipped (False) for code numba would not cache on disk (it holds addresses of this
+    process: large global arrays, ctypes pointers, lifted loops) and for code this module
+    could not run the way numba does."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
         from numba import typeof
         from numba.core.typing.typeof import Purpose
 
         sig = tuple(typeof(a, Purpose.argument) for a in args)
         cres = dispatcher.overloads.get(sig)
-        if cres is None or cres.objectmode or getattr(cres.environment, "consts", None):
+        if (cres is None or cres.objectmode or cres.lifted
+                or cres.library.has_dynamic_globals
+                or getattr(cres.environment, "consts", None)):
             return False
         obj = _object_code(dispatcher, cres, sig)
         if obj is None or not obj.startswith(b"\x7fELF"):
@@ -184,13 +136,17 @@ def save(dispatcher: Any, args: tuple, path: Path) -> bool:
             "wrapper": cres.fndesc.llvm_cpython_wrapper_name,
             "envs": sorted(e.decode() for e in envs),
             "undefined": sorted(s.decode() for s in undefined),
+            "sha256": hashlib.sha256(obj).hexdigest(),
         }).encode()
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
         tmp.write_bytes(struct.pack("<I", len(header)) + header + obj)
         os.replace(tmp, path)
         return True
     except Exception:  # a snapshot is an optimisation: numba keeps running the kernel
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
         return False
 
 
@@ -243,14 +199,15 @@ def _elf_symbols(obj: bytes) -> tuple[set[bytes], set[bytes]]:
 # --- loading a snapshot (numba need not be loaded) -------------------------------------
 
 class _Environment:
-    """The layout of numba's environment object (globals, then constants): the entry
-    wrapper refuses to run without one. Kernels saved here use neither."""
+    """numba's environment object as its entry wrapper reads it: after the object header,
+    the globals, then the constants (CPython lays ``__slots__`` out in sorted order, hence
+    the names). The wrapper refuses to run without one; kernels saved here use neither."""
 
-    __slots__ = ("globals", "consts")
+    __slots__ = ("a_globals", "b_consts")
 
     def __init__(self) -> None:
-        self.globals: dict = {}
-        self.consts: list = []
+        self.a_globals: dict = {}
+        self.b_consts: list = []
 
 
 _ENTRY = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.py_object, ctypes.py_object,
@@ -280,33 +237,46 @@ def _link(blob: bytes) -> Any:
     n, = struct.unpack_from("<I", blob, 0)
     header = json.loads(blob[4:4 + n])
     obj = blob[4 + n:]
+    if hashlib.sha256(obj).hexdigest() != header["sha256"]:
+        return None  # damaged: LLVM would not say so, it would abort
     engine = _jit()
     for name in header["undefined"]:
         if ll.address_of_symbol(name) is None:
             return None  # linking would abort the process: leave it to numba
+    _keep.append(obj)
     engine.add_object_file(ll.ObjectFileRef.from_data(obj))
     engine.finalize_object()
     for env in header["envs"]:
         address = engine.get_global_value_address(env)
+        if not address:
+            return None
         slot = ctypes.c_void_p.from_address(address)
         if not slot.value:
             slot.value = id(_environment)
     entry = engine.get_function_address(header["wrapper"])
-    if not entry:
-        return None
-    _keep.append(obj)
-    return _ENTRY(entry)
+    return _ENTRY(entry) if entry else None
 
 
 def _jit() -> Any:
-    """The process's JIT: an llvmlite MCJIT engine, and numba's C helpers made known to the
-    linker (numba registers the same addresses under the same names when it loads)."""
+    """The process's JIT: an llvmlite MCJIT engine, and the symbols numba gives compiled
+    code (its C helpers, the built-in exceptions, ``None``), under the same names and
+    addresses numba gives them when it loads."""
     global _engine
     if _engine is None:
+        import builtins
+
         import llvmlite.binding as ll
 
+        env = _Environment()  # the wrapper reads the globals one word past the header
+        header = ctypes.sizeof(ctypes.c_ssize_t) + ctypes.sizeof(ctypes.c_void_p)
+        if ctypes.c_void_p.from_address(id(env) + header).value != id(env.a_globals):
+            raise RuntimeError("unexpected object layout")
+        ll.add_symbol("_Py_NoneStruct", id(None))
         for name, address in _helpers().items():
             ll.add_symbol("numba_" + name, address)
+        for obj in vars(builtins).values():
+            if isinstance(obj, type) and issubclass(obj, BaseException):
+                ll.add_symbol(f"PyExc_{obj.__name__}", id(obj))
         ll.initialize_native_target()
         ll.initialize_native_asmprinter()
         target = ll.Target.from_default_triple()
