@@ -46,7 +46,11 @@ class Lazy:
         """The numba object (imports numba, and loads or compiles nothing yet)."""
         real = self._real
         if real is None:
-            with _lock:
+            from numba.core.compiler_lock import global_compiler_lock
+
+            # numba's lock first, as a compile that meets a stand-in takes them: either
+            # order alone could deadlock two threads
+            with global_compiler_lock, _lock:
                 if self._real is None:
                     _teach_numba()
                     self._real = self._make(self.py_func)
