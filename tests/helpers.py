@@ -124,3 +124,13 @@ def run_cli(*args: str, stdin: str = "") -> tuple[int, str, str]:
     finally:
         sys.argv, sys.stdin = old, old_in
     return code, out.getvalue(), err.getvalue()
+
+
+def write_package(site: Path, pkg: str, modules: dict[str, str]) -> None:
+    """A package ``pkg`` under ``site`` (on ``sys.path`` in the test) holding ``modules``
+    (name -> source), written over whatever a previous call left."""
+    d = site / pkg
+    d.mkdir(parents=True, exist_ok=True)
+    (d / "__init__.py").write_text("")
+    for name, source in modules.items():
+        (d / f"{name}.py").write_text(source)

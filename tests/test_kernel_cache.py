@@ -19,7 +19,7 @@ import pytest
 from csolve.kernels import compose, depends, diskcache
 from csolve.kernels.state import CONTRADICTION, NO_CHANGE
 
-from .helpers import PUZZLES
+from .helpers import PUZZLES, write_package
 
 RULE = """
 from csolve.kernels.bits import kernel
@@ -41,11 +41,8 @@ def verdict():
 
 
 def install_rule(site, pkg: str, value: int) -> str:
-    d = site / pkg
-    d.mkdir(parents=True, exist_ok=True)
-    (d / "__init__.py").write_text("")
-    (d / "rule.py").write_text(RULE.format(pkg=pkg))
-    (d / "helper.py").write_text(HELPER.format(value=value))
+    write_package(site, pkg, {"rule": RULE.format(pkg=pkg),
+                              "helper": HELPER.format(value=value)})
     return f"{pkg}.rule:rule"
 
 

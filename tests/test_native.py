@@ -15,7 +15,7 @@ from csolve.kernels import native
 from csolve.kernels.argtypes import describe
 from csolve.kernels.bits import target_cpu
 
-from .helpers import PUZZLES
+from .helpers import PUZZLES, write_package
 
 KERNEL = """
 import numpy as np
@@ -68,11 +68,8 @@ print(total(np.arange(5, dtype=np.int64)), total(np.arange(4, dtype=np.float64))
 
 
 def install(site, pkg: str, factor: int) -> None:
-    d = site / pkg
-    d.mkdir(parents=True, exist_ok=True)
-    (d / "__init__.py").write_text("")
-    (d / "kernel.py").write_text(KERNEL.format(pkg=pkg))
-    (d / "helper.py").write_text(HELPER.format(factor=factor))
+    write_package(site, pkg, {"kernel": KERNEL.format(pkg=pkg),
+                              "helper": HELPER.format(factor=factor)})
 
 
 def run_child(site, pkg: str, cache, script: str = CHILD, **env) -> list[str]:
