@@ -17,7 +17,6 @@ refreshes the context itself (numba's compiler does so before every compilation)
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 
@@ -27,9 +26,11 @@ def preload(dispatcher: Any, args: tuple) -> bool:
     True also when a matching overload was already there; False leaves the work to the first
     call.
     """
-    if os.environ.get("CSOLVE_FASTLOAD", "1") == "0":
-        return False
+    from csolve.kernels import native
     from csolve.kernels.lazy import Kernel
+
+    if not native.enabled():
+        return False
 
     if isinstance(dispatcher, Kernel):  # saved machine code first, then numba's cache
         return dispatcher.preload(args)

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 #: bumped whenever the snapshot layout or what it keys on changes
-FORMAT = "csolve-native-2"
+FORMAT = "csolve-native-3"
 _ENV_PREFIX = b"_ZN08NumbaEnv"
 _lock = threading.RLock()
 
@@ -53,9 +53,10 @@ def _identity() -> str:
     """Everything outside a kernel's sources that decides its machine code."""
     global _identity_memo
     if _identity_memo is None:
+        from csolve.kernels.bits import target_cpu
         from csolve.kernels.depends import installation
 
-        parts = [FORMAT, sys.version, _host_cpu(), installation("numba"),
+        parts = [FORMAT, sys.version, *target_cpu(), installation("numba"),
                  installation("llvmlite")]
         parts += sorted(f"{k}={v}" for k, v in os.environ.items() if k.startswith("NUMBA_"))
         _identity_memo = "\n".join(parts)
@@ -63,16 +64,6 @@ def _identity() -> str:
 
 
 _identity_memo: str | None = None
-
-
-def _host_cpu() -> str:
-    import llvmlite.binding as ll
-
-    try:
-        features = ll.get_host_cpu_features().flatten()
-    except RuntimeError:
-        features = ""
-    return f"{ll.get_host_cpu_name()} {features}"
 
 
 def _sources(func: Any) -> str | None:
