@@ -247,3 +247,17 @@ def test_a_snapshot_that_is_not_one_loads_as_nothing(tmp_path, blob):
     path.write_bytes(blob)
     assert native.load(path) is None
     assert native.load(tmp_path / "missing.bin") is None
+
+
+def test_numba_told_to_run_kernels_as_python_is_one_line_of_usage():
+    # NUMBA_DISABLE_JIT turns kernels into Python functions, which the intrinsics cannot be:
+    # the program says so as a setting the user chose (exit 2), not as a bug's traceback
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    r = subprocess.run([sys.executable, "-m", "csolve", "solve", "sudoku",
+                        str(PUZZLES / "sudoku" / "4x4.txt")],
+                       capture_output=True, text=True, timeout=300, env=env)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.strip().splitlines() == [
+        "csolve: error: NUMBA_DISABLE_JIT is set, but csolve's kernels run only compiled "
+        "(their LLVM intrinsics have no Python form): unset it"]
+    assert r.stdout == ""

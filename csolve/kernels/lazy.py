@@ -18,6 +18,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from csolve.errors import OptionError
 from csolve.kernels import native
 from csolve.kernels.argtypes import describe
 
@@ -46,7 +47,11 @@ class Lazy:
         """The numba object (imports numba, and loads or compiles nothing yet)."""
         real = self._real
         if real is None:
+            from numba.core import config
             from numba.core.compiler_lock import global_compiler_lock
+
+            if config.DISABLE_JIT:
+                raise JitDisabledError()
 
             # numba's lock first, as a compile that meets a stand-in takes them: either
             # order alone could deadlock two threads
@@ -73,6 +78,16 @@ class Lazy:
     def __repr__(self) -> str:
         state = "made" if self._real is not None else "not made yet"
         return f"<{type(self).__name__} {self.__module__}.{self.__qualname__} ({state})>"
+
+
+class JitDisabledError(OptionError):
+    """numba was told to run kernels as plain Python (``NUMBA_DISABLE_JIT``), which csolve's
+    cannot do: their intrinsics (bit counts, ``pext``, prefetches) exist only as LLVM code.
+    Said in one line, as a setting the user chose, not as the traceback of a bug."""
+
+    def __init__(self) -> None:
+        super().__init__("NUMBA_DISABLE_JIT is set, but csolve's kernels run only compiled "
+                         "(their LLVM intrinsics have no Python form): unset it")
 
 
 class Kernel(Lazy):
