@@ -5,9 +5,10 @@
 Each case runs once to warm the kernel cache and the OS file cache, then ``--runs`` times;
 the table shows the median and the fastest wall time, and the median CPU seconds (user +
 system, which load from other jobs bends less than wall time). Floors put the numbers in
-context: an empty interpreter, and importing the libraries every solve needs (numpy,
-llvmlite's binding, typer, pluggy) - what is left above that is csolve's own - beside the
-same with numba, which a solve needs only when a kernel must be compiled.
+context: an empty interpreter, and importing the libraries every solve needs (numpy, typer,
+pluggy) - what is left above that is csolve's own - beside the same with numba, which a
+solve needs only when a kernel must be compiled. (Where csolve's own linker does not take
+the saved code, off x86-64 Linux, a solve also loads llvmlite's binding.)
 
 First csolve's own modules are compiled to bytecode (``__pycache__``), as installing a
 package does: a checkout run with ``PYTHONDONTWRITEBYTECODE=1`` would otherwise compile them
@@ -44,8 +45,9 @@ WHOLE_FILES = [("kaggle-2000.txt", "line", 1), ("kaggle-2000.txt", "json", 1),
                ("kaggle-2000.txt", "line", 10),
                ("forum-hardest-5000.txt", "line", 1), ("forum-hardest-5000.txt", "json", 1)]
 HARD = ROOT / "puzzles" / "sudoku" / "9x9-hard.txt"
-#: what a solve imports when its kernels were saved by an earlier run (numba is not among them)
-LIBRARIES = "import numpy, llvmlite.binding, typer, pluggy"
+#: what a solve imports when its kernels were saved by an earlier run (numba and LLVM are
+#: not among them on x86-64 Linux, where csolve links the saved code itself)
+LIBRARIES = "import numpy, typer, pluggy"
 #: numba, which a solve imported before kernels ran without it
 WITH_NUMBA = "import numpy, numba, typer, pluggy"
 

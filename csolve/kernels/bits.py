@@ -138,24 +138,21 @@ SLOW_PEXT_CPUS = frozenset({"bdver4", "znver1", "znver2", "generic"})
 def target_cpu() -> tuple[str, str]:
     """The CPU name and feature string numba compiles for: ``NUMBA_CPU_NAME`` and
     ``NUMBA_CPU_FEATURES`` when set, else this machine's (numba keys its disk cache by them).
-    Read the way numba's configuration reads them, without importing numba."""
-    import llvmlite.binding as ll
+    Read the way numba's configuration reads them, without importing numba (nor, once
+    remembered, LLVM: :mod:`csolve.kernels.hostcpu`)."""
+    from csolve.kernels.hostcpu import host_cpu
 
     name = os.environ.get("NUMBA_CPU_NAME") or None
     features = os.environ.get("NUMBA_CPU_FEATURES")
     if features is None and str(name).lower() == "generic":
         features = ""
     if features is None:
-        try:
-            host = ll.get_host_cpu_features()
-        except RuntimeError:
-            host = None
-        if host is not None and not _avx_enabled(name or ll.get_host_cpu_name(), host):
-            for k in host:
-                if k.startswith("avx"):
-                    host[k] = False
-        features = host.flatten() if host is not None else ""
-    return name or ll.get_host_cpu_name(), features
+        host_name, host = host_cpu()
+        if host is not None and not _avx_enabled(name or host_name, host):
+            host = {k: (False if k.startswith("avx") else v) for k, v in host.items()}
+        features = ",".join(f"{'+' if v else '-'}{k}" for k, v in sorted(host.items())) \
+            if host is not None else ""
+    return name or host_cpu()[0], features
 
 
 def _avx_enabled(cpu_name: str, host_features: Any) -> bool:

@@ -3,14 +3,15 @@
 Importing numba costs more than half of a warm ``csolve solve`` (its compiler, typing tables
 and extension registries load whether or not anything compiles). A kernel numba has already
 compiled needs none of that to run: its object code, the few C helpers numba's entry wrapper
-calls, and a JIT linker, which llvmlite provides alone.
+calls, and a linker: csolve's own for x86-64 objects (:mod:`csolve.kernels.elf`), else
+llvmlite's JIT.
 
 So whenever numba runs a kernel for a set of argument types, :func:`save` writes a
 *snapshot* beside the disk cache: the object code of that overload (the kernel, everything it
 calls, and numba's CPython entry wrapper), the wrapper's symbol and the symbols it needs.
 A later process that calls the kernel with the same argument types
-(:func:`csolve.kernels.argtypes.describe`) loads the snapshot with llvmlite (:func:`load`)
-and calls the wrapper directly, as numba's dispatcher would after its type check. numba is
+(:func:`csolve.kernels.argtypes.describe`) links the snapshot (:func:`load`) and calls the
+wrapper directly, as numba's dispatcher would after its type check. numba is
 imported only when something must compile (or a kernel raises, which unpickles its error
 through numba).
 
@@ -162,28 +163,15 @@ def _object_code(dispatcher: Any, cres: Any, sig: tuple) -> bytes | None:
 
 def _elf_symbols(obj: bytes) -> tuple[set[bytes], set[bytes]]:
     """(undefined symbols, numba environment symbols) of a 64-bit little-endian ELF object."""
-    if obj[4] != 2 or obj[5] != 1:
-        raise ValueError("not a 64-bit little-endian ELF object")
-    shoff, = struct.unpack_from("<Q", obj, 0x28)
-    shentsize, shnum = struct.unpack_from("<HH", obj, 0x3A)
-    sections = [struct.unpack_from("<IIQQQQIIQQ", obj, shoff + i * shentsize)
-                for i in range(shnum)]
+    from csolve.kernels.elf import symbols
+
     undefined: set[bytes] = set()
     envs: set[bytes] = set()
-    for _name, kind, _f, _a, offset, size, link, _i, _al, entsize in sections:
-        if kind != 2:  # SHT_SYMTAB
-            continue
-        str_off = sections[link][4]
-        for pos in range(offset + entsize, offset + size, entsize):
-            st_name, st_info, _o, st_shndx = struct.unpack_from("<IBBH", obj, pos)
-            if st_name == 0:
-                continue
-            end = obj.index(b"\0", str_off + st_name)
-            name = obj[str_off + st_name:end]
-            if st_shndx == 0:
-                undefined.add(name)
-            elif name.startswith(_ENV_PREFIX):
-                envs.add(name)
+    for name, _binding, shndx in symbols(obj):
+        if shndx == 0:
+            undefined.add(name)
+        elif name.startswith(_ENV_PREFIX):
+            envs.add(name)
     return undefined, envs
 
 
@@ -223,57 +211,121 @@ def load(path: Path) -> Any:
 
 
 def _link(blob: bytes) -> Any:
-    import llvmlite.binding as ll
-
     n, = struct.unpack_from("<I", blob, 0)
     header = json.loads(blob[4:4 + n])
     obj = blob[4 + n:]
     if hashlib.sha256(obj).hexdigest() != header["sha256"]:
         return None  # damaged: LLVM would not say so, it would abort
+    wanted = [header["wrapper"], *header["envs"]]
+    found = _link_alone(obj, wanted)
+    if found is None:
+        found = _link_with_llvm(obj, header["undefined"], wanted)
+    if found is None:
+        return None
+    for env in header["envs"]:
+        if not found.get(env):
+            return None
+        slot = ctypes.c_void_p.from_address(found[env])
+        if not slot.value:
+            slot.value = id(_environment)
+    entry = found.get(header["wrapper"])
+    return _ENTRY(entry) if entry else None
+
+
+def _link_alone(obj: bytes, wanted: list[str]) -> dict[str, int] | None:
+    """The ``wanted`` symbols' addresses, the object linked by :mod:`csolve.kernels.elf`
+    (x86-64 Linux; no LLVM to load); None where that linker does not take it."""
+    if not sys.platform.startswith("linux") or os.environ.get("CSOLVE_ELF_LINKER") == "0":
+        return None
+    from csolve.kernels import elf
+
+    found = elf.link(obj, _address_of, (w.encode() for w in wanted))
+    return None if found is None else {k.decode(): v for k, v in found.items()}
+
+
+def _link_with_llvm(obj: bytes, undefined: list[str],
+                    wanted: list[str]) -> dict[str, int] | None:
+    """The ``wanted`` symbols' addresses, the object added to llvmlite's JIT."""
+    import llvmlite.binding as ll
+
     engine = _jit()
-    for name in header["undefined"]:
+    for name in undefined:
         if ll.address_of_symbol(name) is None:
             return None  # linking would abort the process: leave it to numba
     _keep.append(obj)
     engine.add_object_file(ll.ObjectFileRef.from_data(obj))
     engine.finalize_object()
-    for env in header["envs"]:
-        address = engine.get_global_value_address(env)
-        if not address:
-            return None
-        slot = ctypes.c_void_p.from_address(address)
-        if not slot.value:
-            slot.value = id(_environment)
-    entry = engine.get_function_address(header["wrapper"])
-    return _ENTRY(entry) if entry else None
+    found = {name: engine.get_global_value_address(name) for name in wanted[1:]}
+    found[wanted[0]] = engine.get_function_address(wanted[0])
+    return found
 
 
 def _jit() -> Any:
-    """The process's JIT: an llvmlite MCJIT engine, and the symbols numba gives compiled
-    code (its C helpers, the built-in exceptions, ``None``), under the same names and
-    addresses numba gives them when it loads."""
+    """The process's LLVM JIT (an llvmlite MCJIT engine), with :func:`_given_symbols`."""
     global _engine
     if _engine is None:
-        import builtins
-
         import llvmlite.binding as ll
 
-        env = _Environment()  # the wrapper reads the globals one word past the header
-        header = ctypes.sizeof(ctypes.c_ssize_t) + ctypes.sizeof(ctypes.c_void_p)
-        if ctypes.c_void_p.from_address(id(env) + header).value != id(env.a_globals):
-            raise RuntimeError("unexpected object layout")
-        ll.add_symbol("_Py_NoneStruct", id(None))
-        for name, address in _helpers().items():
-            ll.add_symbol("numba_" + name, address)
-        for obj in vars(builtins).values():
-            if isinstance(obj, type) and issubclass(obj, BaseException):
-                ll.add_symbol(f"PyExc_{obj.__name__}", id(obj))
+        for name, address in _given_symbols().items():
+            ll.add_symbol(name, address)
         ll.initialize_native_target()
         ll.initialize_native_asmprinter()
         target = ll.Target.from_default_triple()
         machine = target.create_target_machine(jit=True)
         _engine = ll.create_mcjit_compiler(ll.parse_assembly(""), machine)
     return _engine
+
+
+_given: dict[str, int] | None = None
+
+
+def _given_symbols() -> dict[str, int]:
+    """The symbols numba gives compiled code (its C helpers, the built-in exceptions,
+    ``None``), under the names and at the addresses numba gives them when it loads."""
+    global _given
+    if _given is None:
+        import builtins
+
+        env = _Environment()  # the wrapper reads the globals one word past the header
+        header = ctypes.sizeof(ctypes.c_ssize_t) + ctypes.sizeof(ctypes.c_void_p)
+        if ctypes.c_void_p.from_address(id(env) + header).value != id(env.a_globals):
+            raise RuntimeError("unexpected object layout")
+        given = {"_Py_NoneStruct": id(None)}
+        given.update(("numba_" + name, address) for name, address in _helpers().items())
+        for obj in vars(builtins).values():
+            if isinstance(obj, type) and issubclass(obj, BaseException):
+                given[f"PyExc_{obj.__name__}"] = id(obj)
+        _given = given
+    return _given
+
+
+_dlsym: Any = None
+
+
+def _address_of(name: bytes) -> int | None:
+    """Where symbol ``name`` is for compiled code: one numba gives it, else the process's
+    (Python's C API, the C library), as a dynamic loader finds it; None when nowhere."""
+    text = name.decode(errors="replace")
+    given = _given_symbols().get(text)
+    if given is not None or text.startswith("PyExc_"):
+        # an exception under another name (PyExc_IOError) would find CPython's pointer to
+        # the object, not the object numba's code expects
+        return given
+    global _dlsym
+    if _dlsym is None:
+        try:
+            process = ctypes.CDLL(None)
+            dlsym = process.dlsym
+        except (OSError, AttributeError):
+            _dlsym = False
+        else:
+            dlsym.argtypes = (ctypes.c_void_p, ctypes.c_char_p)
+            dlsym.restype = ctypes.c_void_p
+            _dlsym = (dlsym, process._handle)
+    if not _dlsym:
+        return None
+    dlsym, handle = _dlsym
+    return dlsym(handle, name)
 
 
 def _helpers() -> dict[str, int]:
