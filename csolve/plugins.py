@@ -18,12 +18,12 @@ import sys
 import threading
 import traceback
 from dataclasses import dataclass
-from importlib import metadata
 from typing import Any
 
 import pluggy
 
 from csolve import hookspecs
+from csolve.entrypoints import EntryPoint, entry_points
 from csolve.errors import CsolveError
 
 ENTRY_POINT_GROUP = "csolve"
@@ -32,9 +32,8 @@ CORE_MODULE = "csolve.builtins"
 
 _pm: pluggy.PluginManager | None = None
 _lock = threading.RLock()
-#: plugin name -> (distribution, version), or the distribution itself until a message needs
-#: its name (reading it parses the distribution's metadata)
-_dists: dict[str, Any] = {}
+#: plugin name -> (distribution, version)
+_dists: dict[str, tuple[str, str]] = {}
 _reported: set[str] = set()
 
 
@@ -47,18 +46,9 @@ def debug_enabled() -> bool:
 
 
 def _dist_of(plugin_name: str, default: tuple[str, str]) -> tuple[str, str]:
-    """(distribution, version) of a plugin, read from its metadata on first need."""
+    """(distribution, version) of a plugin; ``default`` for one no entry point declares."""
     with _lock:
-        info = _dists.get(plugin_name)
-        if info is None:
-            return default
-        if not isinstance(info, tuple):
-            try:
-                info = (info.name, info.version)
-            except Exception:  # unreadable metadata
-                info = ("unknown distribution", "")
-            _dists[plugin_name] = info
-        return info
+        return _dists.get(plugin_name, default)
 
 
 def describe(plugin_name: str) -> str:
@@ -133,11 +123,11 @@ def report_failure(plugin_name: str, what: str, error: BaseException) -> None:
         traceback.print_exception(error, file=sys.stderr)
 
 
-def _entry_points() -> list[metadata.EntryPoint]:
+def _entry_points() -> list[EntryPoint]:
     """The group's entry points, first of each name (a name installed twice counts once)."""
-    seen: dict[str, metadata.EntryPoint] = {}
+    seen: dict[str, EntryPoint] = {}
     try:
-        eps = metadata.entry_points(group=ENTRY_POINT_GROUP)
+        eps = entry_points(ENTRY_POINT_GROUP)
     except Exception as e:  # a broken distribution's metadata
         report_failure("?", "metadata could not be read", e)
         return []
@@ -199,8 +189,7 @@ def get_plugin_manager() -> pluggy.PluginManager:
                                  f"{', '.join(map(repr, unknown))}, which no installed plugin "
                                  f"is (installed: {', '.join(sorted(e.name for e in eps))})\n")
             for ep in eps:
-                dist = getattr(ep, "dist", None)
-                _dists[ep.name] = dist if dist is not None else ("unknown distribution", "")
+                _dists[ep.name] = ep.dist
                 if ep.value == CORE_MODULE:  # registered below under its own name
                     _dists[CORE] = _dists.pop(ep.name)
                     continue
