@@ -1,14 +1,15 @@
 """The installed plugins' entry points, remembered between runs while nothing is installed.
 
 Finding the ``csolve`` entry points takes :mod:`importlib.metadata`, whose import (it brings
-the e-mail parser, ``csv`` and ``zipfile``) and scan of every installed distribution cost a
-warm command more than all of csolve's own modules. What they find changes only when a
-distribution is installed, removed or reinstalled, or the import path changes, and each of
-those shows in the path's folders: so the answer is kept in the cache directory under a
-fingerprint of ``sys.path`` (every entry, the ``*.dist-info`` and ``*.egg-info`` folders in
-each, and the time stamp and size of their ``entry_points.txt``), which takes a directory
-listing per entry to check. Where another kind of finder could supply distributions, or
-nothing can be written, :mod:`importlib.metadata` is asked every time.
+the e-mail parser, ``csv`` and ``zipfile``) and scan of every installed distribution are a
+sizeable part of a warm command. What they find changes only when a distribution is
+installed, removed or reinstalled, or the import path changes, and each of those shows in
+the path's folders: so the answer is kept in the cache directory under a fingerprint of
+``sys.path`` (every entry, the ``*.dist-info`` and ``*.egg-info`` folders in each and an
+egg's own, and the stamps of their ``entry_points.txt`` and ``METADATA`` or ``PKG-INFO``),
+which takes a directory listing per entry to check. Where another kind of finder could
+supply distributions, or nothing can be written, :mod:`importlib.metadata` is asked every
+time.
 """
 
 from __future__ import annotations
@@ -25,8 +26,10 @@ from pathlib import Path
 from typing import Any
 
 _FORMAT = "csolve-entry-points-1"
-#: fingerprints kept: one per environment and working folder a user runs from
+#: answers kept, the latest written (older ones are scanned for again when met)
 _KEEP = 16
+#: the files of a distribution's metadata folder that the answer is read from
+_METADATA_FILES = ("entry_points.txt", "METADATA", "PKG-INFO")
 _lock = threading.Lock()
 #: what importlib.metadata makes of an entry point's value: ``module:attr.attr [extras]``
 _VALUE = re.compile(r"(?P<module>[\w.]+)\s*(:\s*(?P<attr>[\w.]+)\s*)?(\[.*\])?\s*$")
@@ -72,10 +75,10 @@ def _scan(group: str) -> list[EntryPoint]:
     for ep in metadata.entry_points(group=group):
         dist = getattr(ep, "dist", None)
         try:
-            about = (dist.name, dist.version) if dist is not None else None
-        except Exception:  # unreadable metadata
-            about = None
-        found.append(EntryPoint(ep.name, ep.value, about or ("unknown distribution", "")))
+            about = (str(dist.name or "unknown distribution"), str(dist.version or ""))
+        except Exception:  # no distribution, or unreadable metadata
+            about = ("unknown distribution", "")
+        found.append(EntryPoint(ep.name, ep.value, about))
     return found
 
 
@@ -103,22 +106,27 @@ def _fingerprint(group: str) -> str:
         try:
             with os.scandir(where) as listing:
                 names = sorted(e.name for e in listing
-                               if e.name.endswith((".dist-info", ".egg-info")))
+                               if e.name.lower().endswith((".dist-info", ".egg-info")))
         except OSError:  # a file (a zip archive), or nothing
             digest.update(_stamp(where).encode())
             continue
-        for name in names:
-            stamp = _stamp(os.path.join(where, name, "entry_points.txt"))
-            digest.update(f"\0{name}\0{stamp}".encode())
+        folders = [os.path.join(where, name) for name in names]
+        if where.lower().endswith(".egg"):  # an egg on the path: its own metadata folder
+            folders.append(os.path.join(where, "EGG-INFO"))
+        for folder in folders:
+            digest.update(f"\0{folder}".encode())
+            for name in _METADATA_FILES:
+                digest.update(f"\0{_stamp(os.path.join(folder, name))}".encode())
     return digest.hexdigest()[:32]
 
 
 def _stamp(path: str) -> str:
+    """What changes when a file is rewritten, replaced or linked anew."""
     try:
         st = os.stat(path)
     except OSError:
         return "-"
-    return f"{st.st_mtime_ns} {st.st_size}"
+    return f"{st.st_mtime_ns} {st.st_size} {st.st_ino}"
 
 
 def _read(path: Path) -> list[EntryPoint] | None:

@@ -52,7 +52,8 @@ def test_the_answer_is_importlib_metadatas_and_is_read_back(cache):
     for junk in ("", "[", '{"a": 1}', '[["a", "b", "c"]]', '[[1, 2, 3, 4]]'):
         path.write_text(junk)  # unreadable: scanned again, and written anew
         assert found() == expected()
-        assert found() == expected()
+        assert entrypoints._read(path) == [EntryPoint(*item[:2], item[2])
+                                           for item in found()]
 
 
 def test_installing_removing_or_editing_a_distribution_shows_at_once(cache):
@@ -68,6 +69,45 @@ def test_installing_removing_or_editing_a_distribution_shows_at_once(cache):
         path.unlink()
     (site / "csolve-extra-0.1.dist-info").rmdir()
     assert found() == expected() == before
+
+
+def test_a_new_version_an_egg_and_a_nameless_distribution_show_at_once(cache):
+    _root, site = cache
+    install(site, "csolve-ver", ["ver = ver_plugin"])
+    assert ("ver", "ver_plugin", ("csolve-ver", "0.1")) in found()
+    info = site / "csolve-ver-0.1.dist-info"  # only the version changes
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: csolve-ver\nVersion: 0.2\n")
+    assert ("ver", "ver_plugin", ("csolve-ver", "0.2")) in found()
+
+    upper = site / "csolve-up-0.1.DIST-INFO"  # matched whatever the case, as importlib does
+    upper.mkdir()
+    (upper / "METADATA").write_text("Metadata-Version: 2.1\nName: csolve-up\nVersion: 1\n")
+    (upper / "entry_points.txt").write_text("[csolve]\nup = up_plugin\n")
+    assert found() == expected()
+    (upper / "entry_points.txt").write_text("[csolve]\nup = up_plugin.hooks\n")
+    assert ("up", "up_plugin.hooks", ("csolve-up", "1")) in found() and found() == expected()
+
+    egg = site / "csolve_egg-0.1.egg"  # an egg folder on the path holds its own metadata
+    (egg / "EGG-INFO").mkdir(parents=True)
+    (egg / "EGG-INFO" / "PKG-INFO").write_text("Metadata-Version: 1.0\nName: csolve-egg\n"
+                                               "Version: 0.1\n")
+    (egg / "EGG-INFO" / "entry_points.txt").write_text("[csolve]\negg = egg_plugin\n")
+    sys.path.insert(0, str(egg))
+    try:
+        assert ("egg", "egg_plugin", ("csolve-egg", "0.1")) in found()
+        (egg / "EGG-INFO" / "entry_points.txt").write_text("[csolve]\negg = egg_plugin.x\n")
+        assert ("egg", "egg_plugin.x", ("csolve-egg", "0.1")) in found()
+        assert found() == expected()
+    finally:
+        sys.path.remove(str(egg))
+
+    nameless = site / "nameless-0.1.dist-info"  # remembered, not scanned again every run
+    nameless.mkdir()
+    (nameless / "METADATA").write_text("Metadata-Version: 2.1\n")
+    (nameless / "entry_points.txt").write_text("[csolve]\nnameless = nameless_plugin\n")
+    assert ("nameless", "nameless_plugin", ("unknown distribution", "")) in found()
+    newest = max((_root / "entry-points").glob("*.json"), key=lambda p: p.stat().st_mtime_ns)
+    assert "nameless" in newest.read_text() and entrypoints._read(newest) is not None
 
 
 def test_another_kind_of_finder_is_asked_every_time(cache, monkeypatch):
@@ -94,8 +134,9 @@ def test_old_answers_are_pruned(cache, monkeypatch):
     assert len(list((root / "entry-points").glob("*.json"))) == entrypoints._KEEP
 
 
-def test_an_entry_point_loads_as_importlib_metadata_loads_it(cache):
+def test_an_entry_point_loads_as_importlib_metadata_loads_it(cache, request):
     _root, site = cache
+    request.addfinalizer(lambda: sys.modules.pop("ep_target", None))
     (site / "ep_target.py").write_text(textwrap.dedent("""
         class Outer:
             class Inner:
