@@ -15,9 +15,9 @@ time.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import os
+import pkgutil
 import re
 import sys
 import threading
@@ -50,10 +50,7 @@ class EntryPoint:
         match = _VALUE.match(self.value)
         if match is None:
             raise ValueError(f"entry point {self.name!r} has a malformed value {self.value!r}")
-        obj = importlib.import_module(match.group("module"))
-        for attr in filter(None, (match.group("attr") or "").split(".")):
-            obj = getattr(obj, attr)
-        return obj
+        return pkgutil.resolve_name(f"{match['module']}:{match['attr'] or ''}")
 
 
 def entry_points(group: str) -> list[EntryPoint]:
@@ -142,20 +139,14 @@ def _read(path: Path) -> list[EntryPoint] | None:
 
 
 def _write(path: Path, found: list[EntryPoint]) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(json.dumps([[ep.name, ep.value, *ep.dist] for ep in found]),
-                       encoding="utf-8")
-        os.replace(tmp, path)
-        kept = sorted(path.parent.glob("*.json"), key=_age)
-        for old in kept[:-_KEEP]:
-            old.unlink(missing_ok=True)
-    except OSError:  # remembering is an optimisation: the next run scans again
-        try:
-            tmp.unlink(missing_ok=True)
-        except OSError:
-            pass
+    from csolve.kernels.diskcache import write_whole
+
+    if write_whole(path, json.dumps([[ep.name, ep.value, *ep.dist] for ep in found]).encode()):
+        for old in sorted(path.parent.glob("*.json"), key=_age)[:-_KEEP]:
+            try:
+                old.unlink(missing_ok=True)
+            except OSError:  # another process's, or not ours to remove
+                pass
 
 
 def _age(path: Path) -> int:

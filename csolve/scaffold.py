@@ -38,12 +38,12 @@ def _check_free(name: str, package: str) -> None:
     """Refuse a name an installed plugin uses: its entry point or package would shadow the
     other's, and neither would work."""
     import importlib.util
-    from importlib.metadata import entry_points
 
-    from csolve.plugins import collect_named
+    from csolve.entrypoints import entry_points
+    from csolve.plugins import ENTRY_POINT_GROUP, collect_named
 
     types, _conflicts = collect_named("csolve_register_puzzles", "puzzle type")
-    if name in types or name in {e.name for e in entry_points(group="csolve")}:
+    if name in types or name in {e.name for e in entry_points(ENTRY_POINT_GROUP)}:
         raise ScaffoldError(f"{name!r} is taken by an installed plugin (see csolve "
                             "list-plugins); pick another name")
     if importlib.util.find_spec(package) is not None:

@@ -20,7 +20,6 @@ import hashlib
 import importlib
 import importlib.util
 import linecache
-import os
 import sys
 import threading
 from pathlib import Path
@@ -28,7 +27,7 @@ from types import ModuleType
 
 import csolve
 from csolve.kernels.depends import dependency_sources, installation
-from csolve.kernels.diskcache import cache_dir, writable_cache_dir
+from csolve.kernels.diskcache import cache_dir, writable_cache_dir, write_whole
 from csolve.kernels.workspace import UNSETTLED
 
 #: the templates, read as text (never imported: their kernels would be built for nothing)
@@ -184,12 +183,7 @@ def _import_generated(name: str, source: str) -> ModuleType:
     directory = writable_cache_dir()
     if directory is not None:
         path = directory / f"{name}.py"
-        try:
-            if not path.exists():
-                tmp = directory / f".{name}.{os.getpid()}.{threading.get_ident()}.tmp"
-                tmp.write_text(source, encoding="utf-8")
-                os.replace(tmp, path)
-        except OSError:
+        if not path.exists() and not write_whole(path, source.encode("utf-8")):
             directory = None
     if directory is None:
         memory_only(f"no writable directory for compiled kernels (tried {cache_dir()} and "

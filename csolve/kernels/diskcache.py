@@ -176,3 +176,21 @@ def _writable(d: Path, tmp_root: str | None) -> Path | None:
         say_once(f"csolve: warning: CSOLVE_CACHE_DIR={d} cannot be written; compiled "
                  f"kernels go to {fallback}")
     return fallback
+
+
+def write_whole(path: Path, data: bytes) -> bool:
+    """Write ``data`` to ``path`` so that a reader (another process included) finds the old
+    file or the new one, never part of one; False when it cannot be written (what is kept
+    in the cache directory is an optimisation: the next run makes it again)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+        return True
+    except OSError:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+        return False

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import threading
 from pathlib import Path
 
@@ -90,14 +89,6 @@ def _read(path: Path) -> tuple[str, dict[str, bool] | None] | None:
 
 
 def _write(path: Path, answer: tuple[str, dict[str, bool] | None]) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(json.dumps({"name": answer[0], "features": answer[1]}),
-                       encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError:  # remembering is an optimisation: LLVM is asked again next time
-        try:
-            tmp.unlink(missing_ok=True)
-        except OSError:
-            pass
+    from csolve.kernels.diskcache import write_whole
+
+    write_whole(path, json.dumps({"name": answer[0], "features": answer[1]}).encode())

@@ -135,12 +135,9 @@ class Kernel(Lazy):
 
 def _named(module: str, qualname: str) -> Any:
     """Unpickle a stand-in by name, as numba does its dispatchers."""
-    import importlib
+    import pkgutil
 
-    obj: Any = importlib.import_module(module)
-    for part in qualname.split("."):
-        obj = getattr(obj, part)
-    return obj
+    return pkgutil.resolve_name(f"{module}:{qualname}")
 
 
 def _teach_numba() -> None:

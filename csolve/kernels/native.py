@@ -107,7 +107,9 @@ def save(dispatcher: Any, args: tuple, path: Path) -> bool:
     Skipped (False) for code numba would not cache on disk (it holds addresses of this
     process: large global arrays, ctypes pointers, lifted loops) and for code this module
     could not run the way numba does."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    from csolve.kernels.diskcache import write_whole
+    from csolve.kernels.elf import is_elf
+
     try:
         from numba import typeof
         from numba.core.typing.typeof import Purpose
@@ -119,7 +121,7 @@ def save(dispatcher: Any, args: tuple, path: Path) -> bool:
                 or getattr(cres.environment, "consts", None)):
             return False
         obj = _object_code(dispatcher, cres, sig)
-        if obj is None or not obj.startswith(b"\x7fELF"):
+        if obj is None or not is_elf(obj):
             return False
         undefined, envs = _elf_symbols(obj)
         if any(s.startswith(b"NRT_") or b"hashsecret" in s for s in undefined):
@@ -130,16 +132,9 @@ def save(dispatcher: Any, args: tuple, path: Path) -> bool:
             "undefined": sorted(s.decode() for s in undefined),
             "sha256": hashlib.sha256(obj).hexdigest(),
         }).encode()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(struct.pack("<I", len(header)) + header + obj)
-        os.replace(tmp, path)
-        return True
     except Exception:  # a snapshot is an optimisation: numba keeps running the kernel
-        try:
-            tmp.unlink(missing_ok=True)
-        except OSError:
-            pass
         return False
+    return write_whole(path, struct.pack("<I", len(header)) + header + obj)
 
 
 def _object_code(dispatcher: Any, cres: Any, sig: tuple) -> bytes | None:
