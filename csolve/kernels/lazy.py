@@ -24,9 +24,9 @@ from csolve.kernels.argtypes import describe
 
 _lock = threading.RLock()
 _taught = False
-#: what a kernel keeps per argument types: the saved code's entry; ``False``, no saved code
-#: (numba is to run them and save them); or ``_NUMBA``, numba runs them from now on (it has
-#: them loaded, and saved them if it could)
+#: what a kernel keeps per argument types: the saved code's entry; the path numba's code is
+#: to be saved to once it has run them (none saved yet), or ``False`` where it cannot be saved;
+#: or ``_NUMBA``, numba runs them from now on (it has them loaded, and saved them if it could)
 _NUMBA = "numba"
 
 
@@ -95,18 +95,19 @@ class Kernel(Lazy):
 
     def __init__(self, func: Callable, make: Callable[[Callable], Any]) -> None:
         super().__init__(func, make)
-        self._native: dict[str, Any] = {}  # argument types -> entry, False or _NUMBA
+        self._native: dict[str, Any] = {}  # argument types -> entry, Path, False or _NUMBA
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         types, entry = self._saved(args) if not kwargs else (None, None)
         if entry:
             return entry(None, args, None)
         result = self.real(*args, **kwargs)
-        if types is not None and self._native.get(types) is False:
-            self._native[types] = _NUMBA  # numba has it loaded now: it keeps running it
-            path = native.snapshot_path(self.py_func, types)
-            if path is not None:
-                native.save(self._real, args, path)
+        if types is not None:
+            pending = self._native.get(types)
+            if pending is not _NUMBA:
+                self._native[types] = _NUMBA  # numba has it loaded now: it keeps running it
+                if pending:
+                    native.save(self._real, args, pending)
         return result
 
     def preload(self, args: tuple) -> bool:
@@ -129,8 +130,8 @@ class Kernel(Lazy):
         if entry is None:
             path = native.snapshot_path(self.py_func, types)
             entry = native.load(path) if path is not None else None
-            self._native[types] = entry or False
-        return types, (entry if entry and entry is not _NUMBA else None)
+            self._native[types] = entry or path or False
+        return types, (entry if callable(entry) else None)
 
 
 def _named(module: str, qualname: str) -> Any:
