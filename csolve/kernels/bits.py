@@ -146,13 +146,13 @@ def target_cpu() -> tuple[str, str]:
     features = os.environ.get("NUMBA_CPU_FEATURES")
     if features is None and str(name).lower() == "generic":
         features = ""
+    host_name, host = host_cpu() if features is None or name is None else (name, None)
     if features is None:
-        host_name, host = host_cpu()
         if host is not None and not _avx_enabled(name or host_name, host):
             host = {k: (False if k.startswith("avx") else v) for k, v in host.items()}
-        features = ",".join(f"{'+' if v else '-'}{k}" for k, v in sorted(host.items())) \
-            if host is not None else ""
-    return name or host_cpu()[0], features
+        # as llvmlite's FeatureMap.flatten writes them
+        features = ",".join(f"{'+' if v else '-'}{k}" for k, v in sorted((host or {}).items()))
+    return name or host_name, features
 
 
 def _avx_enabled(cpu_name: str, host_features: Any) -> bool:

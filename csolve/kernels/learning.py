@@ -455,18 +455,19 @@ def _propagate(s, m, V):
         s.sc[QHEAD] += 1
         if s.sc[QHEAD] < s.sc[TRAIL]:  # the next literal's watch list head, either sign
             _prefetch(s.w_head, 2 * s.trail[s.sc[QHEAD]])
-        c = x // V
-        v = x - c * V
-        bit = one << np.uint64(v)
+        holds = s.assign[x] > 0
         # the learned clauses watching the literal that x's value makes false go first,
         # the cells and groups after: more of the hardest runs end in time
         # (benchmarks/README.md)
-        lit = 2 * x + 1 if s.assign[x] > 0 else 2 * x
+        lit = 2 * x + 1 if holds else 2 * x
         if s.w_head[lit] >= 0:
             r = _propagate_watches(s, m, V, lit)
             if r >= 0:
                 return r
-        if s.assign[x] > 0:
+        c = x // V
+        v = x - c * V
+        bit = one << np.uint64(v)
+        if holds:
             d = s.dom[c] & ~bit
             while d:
                 y = c * V + lowbit_index(d)
