@@ -39,6 +39,7 @@ def main() -> None:
 
     keep_freed_memory()
     diskcache.announce_compiles = True  # say so when a first run compiles (not numba: lazy)
+    diskcache.compile_note = ""  # (a command says what its time limit makes of it)
     _interrupts_seen.clear()
     previous_hook = sys.unraisablehook
     sys.unraisablehook = _quiet_unraisable_interrupt(previous_hook)

@@ -132,6 +132,7 @@ def solve(
     from csolve.kernels import diskcache
 
     diskcache.notify = reporter.notice
+    diskcache.compile_note = "; --timeout starts once they are compiled"
     from csolve.search import new_ctrl
 
     ctrl = new_ctrl()

@@ -60,7 +60,9 @@ def reset() -> None:
 announce_compiles = False
 _listener = None
 COMPILING = ("csolve: compiling kernels (the first run with these rules and puzzle types; "
-             "cached for later runs); solve's --timeout starts once they are compiled")
+             "cached for later runs)")
+#: what the notice adds for the command that runs (``solve``: its time limit starts after)
+compile_note = ""
 
 
 def _to_stderr(message: str) -> None:
@@ -96,7 +98,7 @@ def listen_for_compiles() -> None:
             self.depth += 1
             if not self.said:
                 self.said = True
-                notify(COMPILING)
+                notify(COMPILING + compile_note)
 
         def on_end(self, ev) -> None:
             global compile_seconds
