@@ -41,6 +41,9 @@ class ConflictLock(Backend):
         m = job.model.kernel
         kern = job.kernels
         ws = new_workspace(job.model.n_cells)
+        since = time.monotonic()  # load (or compile) the propagation kernel before the clock
+        root_propagated(kern, job.model.init.copy(), job.model, ws)
+        job.started_workers(since)
         ncell = job.model.n_cells
         groups_of = [m.cell_groups[m.cell_group_ptr[c]:m.cell_group_ptr[c + 1]].tolist()
                      for c in range(ncell)]

@@ -219,7 +219,9 @@ class ThreadedBackend(Backend):
         team.count, team.kept = count, kept
         for w in workers:
             w.ctrl[abi.CTRL_STOP] = job.ctrl[abi.CTRL_STOP]
-        self.setup(team)
+        since = time.monotonic()
+        self.setup(team)  # may load (or compile) a kernel of its own: not the search's time
+        job.started_workers(since)
         go = threading.Event()
         threads = [threading.Thread(target=self._worker_main, args=(team, w, go),
                                     name=f"csolve-{self.name}-{w.index}", daemon=True)
