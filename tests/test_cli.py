@@ -775,10 +775,11 @@ def test_bench_runs_cut_short_by_the_time_limit_give_no_speedup(capsys, tmp_path
     assert "no speedup is given" in " ".join(err.split())
 
 
-@pytest.mark.parametrize("backend", ["locked-pool", "process-pool"])
+@pytest.mark.parametrize("backend", ["serial", "locked-pool", "process-pool"])
 def test_sigterm_stops_every_worker_and_says_terminated(tmp_path, backend):
     # timeout(1) or a process manager: the worker processes were killed mid-write and
-    # Python warned of their leaked semaphores; now the workers stop as on Ctrl-C
+    # Python warned of their leaked semaphores; now the workers stop as on Ctrl-C, and the
+    # answers found are written (they were lost: nothing at all on stdout with one worker)
     import signal
 
     endless = "5..........2.95.....8....6........2.....53..1....2........3.2.4......" + "." * 12
@@ -786,16 +787,19 @@ def test_sigterm_stops_every_worker_and_says_terminated(tmp_path, backend):
     f.write_text("2.....3.........\n" + endless + "\n")
     proc = subprocess.Popen([sys.executable, "-m", "csolve", "solve", "sudoku", str(f),
                              "--count", "--output", "json", "--backend", backend,
-                             "--workers", "2"],
+                             "--workers", "1" if backend == "serial" else "2"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     assert json.loads(proc.stdout.readline())["count"] == 12  # the count has begun
     while backend == "process-pool" and proc.poll() is None and not _children(proc.pid):
         time.sleep(0.01)  # the pool's workers are starting
     proc.send_signal(signal.SIGTERM)
-    _, err = proc.communicate(timeout=300)
+    out, err = proc.communicate(timeout=300)
     assert proc.returncode == 143, err
-    assert err == "csolve: terminated\n"
+    assert err.endswith("csolve: terminated\n"), err
+    assert " 1 multiple, 1 interrupted in " in err.splitlines()[-2], err  # the summary
+    stopped = json.loads(out)
+    assert (stopped["puzzle"], stopped["status"], stopped["exact"]) == (2, "interrupted", False)
     for _ in range(6000):  # nothing of the job is left (its helpers end as they see it go)
         try:
             os.killpg(proc.pid, 0)

@@ -319,6 +319,21 @@ class Terminated(KeyboardInterrupt):
 _terminated: list[int] = []
 
 
+def note_terminated(signum: int) -> None:
+    """Record a SIGTERM that a command dealt with itself (it stopped its search), so the
+    command ends as a terminated one: ``csolve: terminated``, exit status 143."""
+    _terminated.append(signum)
+
+
+def terminated_seen() -> bool:
+    return bool(_terminated)
+
+
+def is_command_sigterm_handler(handler: object) -> bool:
+    """Whether ``handler`` is the one :func:`main` put in (not an embedder's)."""
+    return bool(getattr(handler, "csolve_command", False))
+
+
 def _interrupted_exit() -> None:
     """Say how the command was stopped (Ctrl-C or SIGTERM) and exit with its status."""
     from csolve.errors import ExitCode
@@ -350,6 +365,7 @@ def _stop_on_sigterm() -> Any:
             return  # raised again once the workers being started are
         raise Terminated
 
+    terminated.csolve_command = True  # type: ignore[attr-defined]
     return signal.signal(signal.SIGTERM, terminated)
 
 

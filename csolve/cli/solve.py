@@ -157,34 +157,54 @@ def stop_on_interrupt(ctrl: np.ndarray) -> Iterator[Callable[[], bool]]:
     """The first Ctrl-C sets the search's stop flag instead of raising: every worker stops,
     the answers found are written and the puzzles not done are reported ``interrupted``.
     A second Ctrl-C (not the same one sent twice: :data:`csolve.cli.SAME_INTERRUPT_S`)
-    interrupts at once. Yields a test of whether it happened."""
+    interrupts at once. The first SIGTERM stops the search the same way (a process manager
+    that ends a long count gets what it had reached), a second one at once. Yields a test
+    of whether either happened."""
     import signal
     import threading
 
-    from csolve.cli import SAME_INTERRUPT_S
+    from csolve import cli
     from csolve.kernels.abi import CTRL_STOP
 
     hit: list[float] = []
-    previous = signal.getsignal(signal.SIGINT)
-    if (threading.current_thread() is not threading.main_thread()
-            or previous is not signal.default_int_handler):  # an embedder's own handling
+    if threading.current_thread() is not threading.main_thread():
         yield lambda: False
         return
+    previous = signal.getsignal(signal.SIGINT)
+    # an embedder's own handling stays, and so does an ignored Ctrl-C (a background job's)
+    int_is_ours = previous is signal.default_int_handler
+    previous_term = signal.getsignal(signal.SIGTERM)
+    term_is_ours = cli.is_command_sigterm_handler(previous_term)
 
     def stop(signum, frame) -> None:
         now = time.monotonic()
-        if hit and now - hit[0] >= SAME_INTERRUPT_S:
+        if hit and now - hit[0] >= cli.SAME_INTERRUPT_S:
             signal.signal(signal.SIGINT, previous)
             previous(signum, frame)  # raises KeyboardInterrupt
         if not hit:
             hit.append(now)
         ctrl[CTRL_STOP] = 1
 
-    signal.signal(signal.SIGINT, stop)
+    def stop_on_term(signum, frame) -> None:
+        if cli.terminated_seen():
+            signal.signal(signal.SIGTERM, previous_term)
+            previous_term(signum, frame)  # raises Terminated
+        cli.note_terminated(signum)
+        if not hit:
+            hit.append(time.monotonic())
+        ctrl[CTRL_STOP] = 1
+
+    if int_is_ours:
+        signal.signal(signal.SIGINT, stop)
+    if term_is_ours:
+        signal.signal(signal.SIGTERM, stop_on_term)
     try:
         yield lambda: bool(hit)
     finally:
-        signal.signal(signal.SIGINT, previous)
+        if int_is_ours:
+            signal.signal(signal.SIGINT, previous)
+        if term_is_ours:
+            signal.signal(signal.SIGTERM, previous_term)
 
 
 def warn(message: str) -> None:
