@@ -234,8 +234,12 @@ def parse_text(ptype: PuzzleType, text: str, source: str, fmt: str | None
         puzzles = ptype.parse(text, source, fmt)
     except PuzzleInputError:
         raise
-    except (ValueError, IndexError, KeyError) as e:
-        raise PuzzleInputError(source, None, None, f"cannot parse: {e}") from None
+    except (ValueError, IndexError, KeyError) as e:  # what a parser lets out on bad text
+        from csolve.plugins import blamed_plugin
+
+        where = blamed_plugin(e)  # a third party's: say whose, as a bug would be
+        whose = f" ({type(e).__name__} in {where}, not a PuzzleInputError)" if where else ""
+        raise PuzzleInputError(source, None, None, f"cannot parse: {e}{whose}") from None
     if not isinstance(puzzles, Sequence):  # a plugin's bug, not the input's
         raise TypeError(f"puzzle type {ptype.name!r}: parse returned {puzzles!r}, not a list "
                         "of puzzles")

@@ -387,6 +387,26 @@ def test_a_plugins_bug_at_run_time_is_one_line_and_exit_4(site, tmp_path, monkey
         main()
 
 
+def test_a_parsers_value_error_is_the_inputs_and_names_the_plugin(site, tmp_path,
+                                                                    monkeypatch, capsys):
+    # a third party's parse that let int()'s ValueError out read as the user's bad input
+    # with no word of whose reader it was
+    install(site, "brokenplug", {"badparse": BAD_PARSER.replace(
+        'raise TypeError("a bug in the reader")', 'int("x" + text[:0])')})
+    from csolve.cli import main
+
+    puzzle = tmp_path / "p.txt"
+    puzzle.write_text("anything\n")
+    monkeypatch.setattr(sys, "argv", ["csolve", "solve", "bad-parser", str(puzzle)])
+    with pytest.raises(SystemExit) as e:
+        main()
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith(f"csolve: error: {puzzle}: cannot parse: invalid literal")
+    assert ("(ValueError in plugin 'badparse' (brokenplug 0.1), in brokenplug_badparse."
+            "BadParser.parse, not a PuzzleInputError)") in err
+
+
 WRONG_RETURN = """
 from csolve.hookspecs import hookimpl
 from csolve_sudoku.plugin import Sudoku
