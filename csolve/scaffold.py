@@ -107,10 +107,10 @@ A csolve plugin (written by `csolve new-plugin __NAME__`). Futoshiki: fill an n√
 1..n so that every row and column holds each value once, the givens stay, and every inequality
 sign between two cells holds.
 
-    pip install -e .
+    pip install -e '.[test]'
     csolve solve __NAME__ puzzles/sample.txt
     csolve solve __NAME__ puzzles/sample.txt --count --output line
-    pytest
+    python -m pytest
 
 ## Input
 

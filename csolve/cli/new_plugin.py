@@ -31,4 +31,4 @@ def new_plugin(
     files = write_plugin(name, dest)
     for f in files:
         typer.echo(f"wrote {f}")
-    typer.echo(f"next: pip install -e {dest} && pytest {dest}")
+    typer.echo(f"next: pip install -e '{dest}[test]' && python -m pytest {dest}")
