@@ -49,12 +49,21 @@ ERROR_LINE = re.compile(r"^csolve: error: (?P<file>.+?):(?P<line>\d+)(:\d+)?: \S
 # --- solving, through one function ----------------------------------------------------------
 
 def _solve(ptype: PuzzleType, puzzle: Puzzle, *, limit: int = 1, backend: str = "serial",
-           workers: int = 1, keep: int = 2) -> tuple[int, bool, list[Any]]:
-    """(count, exact, kept solutions) of one puzzle: the kit's only call into the solver."""
+           workers: int = 1, keep: int = 2, share_at_once: bool = False
+           ) -> tuple[int, bool, list[Any]]:
+    """(count, exact, kept solutions) of one puzzle: the kit's only call into the solver.
+    ``share_at_once``: the backend shares from the first node, with no lone search first
+    (a sample's tree is small enough for that search to end it before any sharing)."""
+    from csolve.backends import get_backend
     from csolve.solver import SolveOptions, solve_one
 
+    at_once: dict[str, Any] = {}
+    if share_at_once:
+        at_once["probe_nodes"] = 0
+        if "probe" in get_backend(backend).options:
+            at_once["backend_options"] = {"probe": 0.0}
     r = solve_one(ptype, puzzle, SolveOptions(limit=limit, backend=backend, workers=workers,
-                                              keep=keep))
+                                              keep=keep, **at_once))
     return r.count, r.exact, list(r.solutions)
 
 
@@ -236,8 +245,9 @@ def _check_a_changed_cell_is_refused(ptype: PuzzleType, p: Puzzle, model) -> Non
 def check_backend_counts(ptype: PuzzleType, text: str, workers: Sequence[int] = (1, 2)
                          ) -> int:
     """The first puzzle of ``text`` (under-constrained: many solutions) counts the same on
-    every installed backend at each number of workers, exactly; returns the count. The
-    serial run keeps its solutions (up to 500): all valid, none twice."""
+    every installed backend at each number of workers, exactly, each sharing the search from
+    its first node; returns the count. The serial run keeps its solutions (up to 500): all
+    valid, none twice."""
     from csolve.backends import all_backends
 
     (p, *_rest) = _parse(ptype, text)
@@ -249,7 +259,8 @@ def check_backend_counts(ptype: PuzzleType, text: str, workers: Sequence[int] = 
     assert len(lines) == len(sols) == min(count, 500), f"{p.where}: a solution found twice"
     for name, backend in sorted(all_backends().items()):
         for w in workers if backend.parallel else (1,):
-            got, got_exact, _ = _solve(ptype, p, limit=0, backend=name, workers=w)
+            got, got_exact, _ = _solve(ptype, p, limit=0, backend=name, workers=w,
+                                       share_at_once=True)
             assert (got, got_exact) == (count, True), \
                 f"{p.where}: {name} with {w} workers counts {got}, serial {count}"
     return count

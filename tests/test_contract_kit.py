@@ -271,3 +271,23 @@ def test_the_kit_names_a_broken_step_finder():
         check_step_finders(Unsound(), SAMPLES["sudoku"]["puzzles"])
     with pytest.raises(AssertionError, match="step_finders names 'no-such-tactic', not among"):
         check_step_finders(Unused(), SAMPLES["sudoku"]["puzzles"])
+
+
+def test_the_backend_check_shares_the_search_from_its_first_node(monkeypatch):
+    # a sample's small tree ended inside each backend's lone first search, so the kit's
+    # check passed without any backend sharing anything
+    import csolve.solver as solver
+
+    sudoku = get_puzzle_type("sudoku")
+    seen: list[tuple[str, int, dict]] = []
+    real = solver.solve_one
+
+    def spy(ptype, puzzle, options):
+        seen.append((options.backend, options.probe_nodes, dict(options.backend_options)))
+        return real(ptype, puzzle, options)
+
+    monkeypatch.setattr(solver, "solve_one", spy)
+    assert check_backend_counts(sudoku, SAMPLES["sudoku"]["open_puzzle"]) == 1004
+    shared = [s for s in seen[1:] if s[0] in ("locked-pool", "work-stealing", "process-pool")]
+    assert len(shared) == 6  # each at 1 and 2 workers
+    assert all(probe == 0 and opts == {"probe": 0.0} for _, probe, opts in shared), shared
