@@ -358,6 +358,30 @@ def test_cli_starts_and_stops_its_own_cluster(tmp_path, serial_counts):
     assert _processes_with(str(tmp)) == []
 
 
+@pytest.mark.slow
+def test_sigterm_while_the_cluster_starts_stops_as_ctrl_c_does(tmp_path):
+    """A SIGTERM in the seconds ``ray.init`` takes went to Ray's own handler, which exited
+    halfway through the start with a page of C++ stack dump and exit code 1; now the count
+    stops once the cluster is up, writes what it reached and exits 143, leaving nothing."""
+    tmp = Path(f"/tmp/cst{os.getpid()}")  # Ray's socket paths must stay short
+    tmp.mkdir(exist_ok=True)
+    env = {**os.environ, "RAY_TMPDIR": str(tmp)}
+    env.pop("RAY_ADDRESS", None)
+    f = tmp_path / "heavy.txt"
+    f.write_text(HEAVY + "\n")
+    proc = subprocess.Popen([sys.executable, "-m", "csolve", "solve", "sudoku", str(f),
+                             "--backend", "ray", "--workers", "2", "--count"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    while proc.poll() is None and not _processes_with(str(tmp), "ray::"):
+        time.sleep(0.05)  # the cluster is starting: its first processes are up
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 143, err
+    assert err.endswith("csolve: terminated\n") and "Traceback" not in err, err
+    assert out.endswith("+\n")  # the count reached, marked as not the whole count
+    assert _processes_with(str(tmp)) == []
+
+
 def test_listing_backends_does_not_import_ray():
     code = ("import sys; from csolve.backends import all_backends, get_backend; "
             "assert 'ray' in all_backends(); get_backend('ray'); "

@@ -13,6 +13,7 @@ import atexit
 import importlib.util
 import logging
 import os
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -52,19 +53,26 @@ def ray_module() -> ModuleType:
 @contextmanager
 def _own_sigterm() -> Iterator[None]:
     """Keep this process's SIGTERM handling across ``ray.init``, which puts in one of its
-    own that prints a stack dump and kills the process where it stands (the command line
-    stops its workers and says ``csolve: terminated``)."""
+    own that exits where it stands, halfway through the start, with Ray's stack dump (the
+    command line stops its search, writes what it found and says ``csolve: terminated``).
+    A handler of the process's own is not replaced even while ``ray.init`` runs."""
     import signal
 
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     previous = signal.getsignal(signal.SIGTERM)
+    utils = sys.modules.get("ray._private.utils")
+    rays = getattr(utils, "set_sigterm_handler", None)
+    if rays is not None and callable(previous):  # (the default stays Ray's to replace)
+        utils.set_sigterm_handler = lambda handler: None
     try:
         yield
     finally:
-        if previous is not None and signal.getsignal(signal.SIGTERM) is not previous:
-            signal.signal(signal.SIGTERM, previous)
+        if rays is not None:
+            utils.set_sigterm_handler = rays
+        if previous is not None:  # again even where Python's record is unchanged: Ray's
+            signal.signal(signal.SIGTERM, previous)  # core worker puts in a handler in C++
 
 
 def connect(address: str | None = None) -> ModuleType:
