@@ -224,6 +224,10 @@ def _interrupted_in_teardown(signum: int, frame: object) -> None:
 
 #: seconds the program has, after a second Ctrl-C, to stop on its own before it is ended
 STUCK_GRACE_S = 2.0
+#: seconds the program has after a SIGTERM: the command stops its search and writes what it
+#: found, which may wait on a cluster still starting (a process manager's own grace before
+#: SIGKILL is commonly 10 s or more)
+TERM_GRACE_S = 10.0
 
 
 class _InterruptWatch:
@@ -231,8 +235,9 @@ class _InterruptWatch:
     returns to Python (a compiled kernel that loops forever: Python runs signal handlers
     between bytecodes only). Python still writes each signal's number to a wakeup fd at
     once; a thread reads it, and when a second Ctrl-C (:data:`SAME_INTERRUPT_S` or more
-    after the first) or a SIGTERM is not dealt with within :data:`STUCK_GRACE_S` (the
-    command not done by then), it ends the workers and the program."""
+    after the first) is not dealt with within :data:`STUCK_GRACE_S`, or a SIGTERM within
+    :data:`TERM_GRACE_S` (the command not done by then), it ends the workers and the
+    program."""
 
     def __init__(self) -> None:
         self.done = threading.Event()
@@ -285,23 +290,24 @@ class _InterruptWatch:
                 return
             for signum in data:
                 now = time.monotonic()
-                if signum == signal.SIGTERM and not self.done.wait(STUCK_GRACE_S):
-                    self._end("terminated", EXIT_TERMINATED)
+                if signum == signal.SIGTERM and not self.done.wait(TERM_GRACE_S):
+                    self._end("terminated", EXIT_TERMINATED, TERM_GRACE_S)
                 if signum != signal.SIGINT:
                     continue
                 if not first:
                     first.append(now)
                 elif now - first[0] >= SAME_INTERRUPT_S and not self.done.wait(STUCK_GRACE_S):
-                    self._end("interrupted", 130)
+                    self._end("interrupted", 130, STUCK_GRACE_S)
 
     @staticmethod
-    def _end(what: str, code: int) -> None:
+    def _end(what: str, code: int, grace: float) -> None:
         import multiprocessing
 
         for child in multiprocessing.active_children():
             child.terminate()
-        sys.stderr.write(f"csolve: {what} (the search did not stop: a compiled rule or "
-                         "engine never returned)\n")
+        sys.stderr.write(f"csolve: {what} (the command did not stop within {grace:g} s: a "
+                         "compiled rule or engine that never returns, or a cluster slow to "
+                         "start or stop)\n")
         sys.stderr.flush()
         os._exit(code)
 
