@@ -215,7 +215,8 @@ def test_stop_flag_ends_the_search(sudoku, cluster):
     assert result["r"].status is Status.INTERRUPTED and not result["r"].exact
 
 
-def _group(sudoku, texts, limit, timeout=None, node_budget=0, workers=2):
+def _group(sudoku, texts, limit, timeout=None, node_budget=0, workers=2, probe=0.0):
+    """A file's puzzles as a group job; ``probe`` 0: every one goes to the cluster."""
     puzzles = sudoku.parse("\n".join(texts) + "\n", "<test>")
     ((_a, _b, model, inits),) = list(sudoku.model_runs(puzzles))
     n = len(puzzles)
@@ -224,8 +225,44 @@ def _group(sudoku, texts, limit, timeout=None, node_budget=0, workers=2):
                                                                      dtype=np.uint64),
                    counts=np.zeros(n, dtype=np.int64),
                    stats=np.zeros((n, abi.STAT_SIZE), dtype=np.int64), limit=limit,
-                   workers=workers, timeout=timeout, node_budget=node_budget)
+                   workers=workers, timeout=timeout, node_budget=node_budget,
+                   options={} if probe is None else {"probe": probe})
     return puzzles, job
+
+
+def test_a_file_of_easy_puzzles_never_starts_ray(sudoku, monkeypatch):
+    # five puzzles of 1-3 nodes each waited seconds for a local cluster to start
+    import importlib
+
+    rb = importlib.import_module("csolve.backends.ray_backend")
+
+    def no_cluster(*_a, **_k):
+        raise AssertionError("Ray was started for puzzles the calling process settles")
+
+    monkeypatch.setattr(rb, "connect", no_cluster)
+    texts = [line for line in (ROOT / "puzzles/sudoku/9x9-hard.txt").read_text().splitlines()
+             if line and not line.startswith("#")]
+    puzzles, job = _group(sudoku, texts, 1, probe=None)  # the default probe
+    done = []
+    job.progress = done.append
+    get_backend("ray").solve_group(job)
+    _, ref = _group(sudoku, texts, 1, workers=1)
+    get_backend("serial").solve_group(ref)
+    assert job.reason.tolist() == ref.reason.tolist() == [abi.LIMIT] * len(texts)
+    assert (job.sols == ref.sols).all() and done[-1] == len(texts)
+    for p, masks in zip(puzzles, job.sols, strict=True):
+        assert sudoku.validate(p, sudoku.decode(p, masks)) == []
+
+
+def test_a_file_goes_to_the_cluster_from_its_first_puzzle_not_settled_here(sudoku, cluster):
+    texts = [UNDER[0], HEAVY, UNDER[1]]  # HEAVY's count takes far longer than the probe
+    _, job = _group(sudoku, texts, 0, probe=None, node_budget=2_000_000)
+    get_backend("ray").solve_group(job)
+    assert job.reason.tolist() == [abi.EXHAUSTED, abi.GAVE_UP, abi.EXHAUSTED]
+    assert job.ctrl[abi.CTRL_GAVE_UP] == 1
+    _, ref = _group(sudoku, [UNDER[0], UNDER[1]], 0, workers=1)
+    get_backend("serial").solve_group(ref)
+    assert job.counts[[0, 2]].tolist() == ref.counts.tolist()
 
 
 def test_solve_group_equals_serial(sudoku, cluster):

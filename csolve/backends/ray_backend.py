@@ -29,7 +29,7 @@ from csolve.backends.base import (
     number,
 )
 from csolve.backends.ray_cluster import INSTALL_HINT, connect, ray_installed
-from csolve.backends.serial import probe_alone
+from csolve.backends.serial import PROBE_SECONDS, probe_alone
 from csolve.kernels import abi
 from csolve.search import stats_dict
 
@@ -60,6 +60,46 @@ def remote(name: str):
         _remote[name] = fn
     return fn
 
+
+
+#: the most seconds the calling process spends on a file's first puzzles before Ray starts
+GROUP_PROBE_LIMIT = 1.0
+
+
+def solve_first_here(job: GroupJob) -> tuple[int, int]:
+    """The small-file guard, as the probe is for one puzzle: the calling process solves a
+    file's puzzles in order with the batch kernel for up to the ``probe`` option's seconds a
+    puzzle (at most :data:`GROUP_PROBE_LIMIT` in all), so that a file of easy puzzles never
+    waits seconds for a cluster to start. Returns (puzzles settled here, from the first on;
+    those of them given up for their node budget)."""
+    from csolve.batch import run_in_thread
+    from csolve.search import BatchScratch, new_ctrl
+
+    n_puzzles = job.inits.shape[0]
+    window = min(GROUP_PROBE_LIMIT, float(job.options.get("probe", PROBE_SECONDS)) * n_puzzles)
+    if job.timeout:
+        window = min(window, job.timeout)
+    if window <= 0:
+        return 0, 0
+    local = new_ctrl()  # its stop ends the first pass only, not the job
+    local[abi.CTRL_NODE_BUDGET] = job.node_budget
+    scratch = BatchScratch(job.model)
+    t_end = time.monotonic() + window
+
+    def poll() -> None:
+        if job.ctrl[abi.CTRL_STOP] or time.monotonic() >= t_end:
+            local[abi.CTRL_STOP] = 1
+        if job.progress is not None:
+            job.progress(int(local[abi.CTRL_DONE]) - int(local[abi.CTRL_GAVE_UP]))
+
+    run_in_thread(lambda: scratch.solve(job.kernels, job.model, job.inits, job.limit, local,
+                                        job.reason, job.sols, job.counts, job.stats),
+                  local, poll)
+    unsettled = np.flatnonzero(job.reason == abi.STOPPED)
+    here = int(unsettled[0]) if unsettled.size else n_puzzles
+    gave_up = int(np.count_nonzero(job.reason[:here] == abi.GAVE_UP))
+    job.reason[here:] = abi.STOPPED  # (the one stopped midway starts again on the cluster)
+    return here, gave_up
 
 class Frontier:
     """The driver's unexplored nodes, in chunks as tasks returned them (nearest the root
@@ -256,6 +296,10 @@ class RayBackend(Backend):
         job.reason[:] = abi.STOPPED  # rows no completed chunk reaches stay "stopped"
         if n_puzzles == 0:
             return
+        here, gave_up = solve_first_here(job)
+        if here == n_puzzles or ctrl[abi.CTRL_STOP]:
+            ctrl[abi.CTRL_GAVE_UP] = gave_up
+            return
         t_connect = time.monotonic()
         ray = connect(job.options.get("address"))
         job.started_workers(t_connect)  # starting or joining the cluster is not the puzzles'
@@ -263,9 +307,9 @@ class RayBackend(Backend):
         box = [ray.put(job.model)]
         inits_box = [ray.put(np.ascontiguousarray(job.inits, dtype=np.uint64))]
         target = slice_seconds(job.options, GROUP_TASK_SECONDS)
-        chunk = max(1, min(8, n_puzzles // (2 * n)))
+        chunk = max(1, min(8, (n_puzzles - here) // (2 * n)))
         per_puzzle: float | None = None
-        nxt, done, gave_up = 0, 0, 0
+        nxt, done = here, here
         running: dict[Any, tuple[int, int]] = {}
         try:
             while nxt < n_puzzles or running:
