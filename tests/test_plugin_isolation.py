@@ -368,8 +368,8 @@ def csolve_register_puzzles(register):
 """
 
 
-def test_a_plugins_bug_at_run_time_is_one_line_and_exit_4(site, tmp_path, monkeypatch, capsys):
-    install(site, "brokenplug", {"badparse": BAD_PARSER})
+def solve_with_bad_parser(tmp_path, monkeypatch, capsys) -> tuple[int, str, Path]:
+    """``csolve solve bad-parser FILE`` run in process: (exit code, stderr, FILE)."""
     from csolve.cli import main
 
     puzzle = tmp_path / "p.txt"
@@ -377,8 +377,15 @@ def test_a_plugins_bug_at_run_time_is_one_line_and_exit_4(site, tmp_path, monkey
     monkeypatch.setattr(sys, "argv", ["csolve", "solve", "bad-parser", str(puzzle)])
     with pytest.raises(SystemExit) as e:
         main()
-    err = capsys.readouterr().err
-    assert e.value.code == 4 and err.count("\n") == 1 and "Traceback" not in err
+    return e.value.code, capsys.readouterr().err, puzzle
+
+
+def test_a_plugins_bug_at_run_time_is_one_line_and_exit_4(site, tmp_path, monkeypatch, capsys):
+    install(site, "brokenplug", {"badparse": BAD_PARSER})
+    from csolve.cli import main
+
+    code, err, _ = solve_with_bad_parser(tmp_path, monkeypatch, capsys)
+    assert code == 4 and err.count("\n") == 1 and "Traceback" not in err
     assert err.startswith("csolve: error in plugin 'badparse' (brokenplug 0.1), in "
                           "brokenplug_badparse.BadParser.parse: TypeError: a bug in the reader "
                           "(a bug in that plugin; ")
@@ -393,15 +400,8 @@ def test_a_parsers_value_error_is_the_inputs_and_names_the_plugin(site, tmp_path
     # with no word of whose reader it was
     install(site, "brokenplug", {"badparse": BAD_PARSER.replace(
         'raise TypeError("a bug in the reader")', 'int("x" + text[:0])')})
-    from csolve.cli import main
-
-    puzzle = tmp_path / "p.txt"
-    puzzle.write_text("anything\n")
-    monkeypatch.setattr(sys, "argv", ["csolve", "solve", "bad-parser", str(puzzle)])
-    with pytest.raises(SystemExit) as e:
-        main()
-    err = capsys.readouterr().err
-    assert e.value.code == 2 and err.count("\n") == 1 and "Traceback" not in err
+    code, err, puzzle = solve_with_bad_parser(tmp_path, monkeypatch, capsys)
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
     assert err.startswith(f"csolve: error: {puzzle}: cannot parse: invalid literal")
     assert ("(ValueError in plugin 'badparse' (brokenplug 0.1), in brokenplug_badparse."
             "BadParser.parse, not a PuzzleInputError)") in err
