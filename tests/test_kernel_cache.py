@@ -132,9 +132,12 @@ def test_a_files_summary_says_the_compile_apart(sudoku, capsys):
     reporter = Reporter(sudoku, "line", counting=False, show_stats=False, total=2)
     reporter.summary(0.02, 5.5)
     reporter.summary(0.02)
-    first, second = capsys.readouterr().err.splitlines()
+    reporter.summary(0.02, 5.5, 4.25)  # and starting worker processes, or a cluster
+    first, second, third = capsys.readouterr().err.splitlines()
     assert first.endswith("in 20.0 ms (100 puzzles/s, after 5.50 s compiling kernels)")
     assert second.endswith("in 20.0 ms (100 puzzles/s)")
+    assert third.endswith("in 20.0 ms (100 puzzles/s, after 5.50 s compiling kernels and "
+                          "4.25 s starting workers)")
 
 
 def test_the_dependencies_are_followed_through_imports():

@@ -215,6 +215,34 @@ def test_a_second_ctrl_c_or_sigterm_ends_a_program_stuck_in_a_compiled_loop():
     assert "csolve: terminated (the command did not stop within 10 s" in proc.stderr.read()
 
 
+def test_a_files_summary_says_the_workers_start_apart(tmp_path, monkeypatch):
+    # a file on Ray reported "in 13.22 s" for a 5 s limit: the cluster's start was in it
+    from csolve.backends import get_backend
+    from csolve.batch import solve_group_on_threads
+    from csolve.cli.report import Reporter
+
+    def slow_to_start(self, job):
+        import time
+
+        t0 = time.monotonic()
+        threading.Event().wait(1.0)  # a cluster starting
+        job.started_workers(t0)
+        solve_group_on_threads(job)
+
+    said = []
+    real = Reporter.summary
+    monkeypatch.setattr(type(get_backend("locked-pool")), "solve_group", slow_to_start)
+    monkeypatch.setattr(Reporter, "summary", lambda self, *a: said.append(a) or real(self, *a))
+    f = tmp_path / "four.txt"
+    f.write_text("2.....3.........\n" * 4)
+    code, out, err = run_program("solve", "sudoku", str(f), "--backend", "locked-pool",
+                                 "--workers", "2", "--count", "--output", "line")
+    assert code == 0 and out.split() == ["12"] * 4, err
+    ((_seconds, _compiling, starting),) = said
+    assert starting >= 1.0  # the start, said apart from the puzzles' time
+    assert " starting workers)" in err.splitlines()[-1], err
+
+
 def test_starting_a_cluster_for_a_files_puzzles_is_not_charged_to_them(monkeypatch):
     # Ray's start (seconds) was apportioned to a file's puzzles as their search time, so a
     # puzzle handed on after the batch had no time left and came back a time-out at once

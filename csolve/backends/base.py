@@ -15,6 +15,15 @@ from csolve.kernels import abi
 from csolve.model import Model
 from csolve.outcome import End
 
+#: seconds spent starting workers (processes, a cluster) in this process so far: a command's
+#: summary leaves them out of the time it reports, as results' seconds do
+_starting = [0.0]
+
+
+def seconds_starting_workers() -> float:
+    """The seconds this process has spent starting workers (see :data:`_starting`)."""
+    return _starting[0]
+
 
 @dataclass
 class SearchJob:
@@ -45,10 +54,16 @@ class SearchJob:
     def started_workers(self, since: float) -> None:
         """Leave the time since ``since`` (a ``time.monotonic()`` value), spent starting
         workers, out of the time limit and the search's seconds, as compiling is."""
+        _starting[0] += self.loaded_kernels(since)
+
+    def loaded_kernels(self, since: float) -> float:
+        """Leave the time since ``since``, spent loading (or compiling) a kernel of the
+        backend's own, out of the time limit and the search's seconds; returns it."""
         spent = time.monotonic() - since
         self.setup_s += spent
         if self.deadline is not None:
             self.deadline += spent
+        return spent
 
     def timed_out(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline
@@ -133,7 +148,9 @@ class GroupJob:
     def started_workers(self, since: float) -> None:
         """Leave the time since ``since`` (a ``time.monotonic()`` value), spent starting
         workers, out of the puzzles' seconds and so out of their time limits."""
-        self.setup_s += time.monotonic() - since
+        spent = time.monotonic() - since
+        self.setup_s += spent
+        _starting[0] += spent
 
 
 _TYPE_WORDS = {int: "a whole number", float: "a number", str: "a word"}

@@ -43,7 +43,7 @@ class ConflictLock(Backend):
         ws = new_workspace(job.model.n_cells)
         since = time.monotonic()  # load (or compile) the propagation kernel before the clock
         root_propagated(kern, job.model.init.copy(), job.model, ws)
-        job.started_workers(since)
+        job.loaded_kernels(since)
         ncell = job.model.n_cells
         groups_of = [m.cell_groups[m.cell_group_ptr[c]:m.cell_group_ptr[c + 1]].tolist()
                      for c in range(ncell)]

@@ -221,7 +221,7 @@ class ThreadedBackend(Backend):
             w.ctrl[abi.CTRL_STOP] = job.ctrl[abi.CTRL_STOP]
         since = time.monotonic()
         self.setup(team)  # may load (or compile) a kernel of its own: not the search's time
-        job.started_workers(since)
+        job.loaded_kernels(since)
         go = threading.Event()
         threads = [threading.Thread(target=self._worker_main, args=(team, w, go),
                                     name=f"csolve-{self.name}-{w.index}", daemon=True)

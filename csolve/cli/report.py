@@ -296,11 +296,12 @@ class Reporter:
 
             _write(stack(self.pictures) + "\n")
 
-    def summary(self, seconds: float, compiling: float = 0.0) -> None:
+    def summary(self, seconds: float, compiling: float = 0.0, starting: float = 0.0) -> None:
         """One line for a file of puzzles: how each ended, and the time they took, the
-        ``compiling`` seconds of a first run's kernels said apart (not in the rate). Also for
-        a single puzzle that timed out, where the output for programs (line, json, grid,
-        svg) would say so only by its exit code."""
+        ``compiling`` seconds of a first run's kernels and the ``starting`` seconds of worker
+        processes or a cluster said apart (not in the rate). Also for a single puzzle that
+        timed out, where the output for programs (line, json, grid, svg) would say so only
+        by its exit code."""
         s = self.statuses
         if self.total < 2 and not (s[Status.TIMEOUT] and self.output is not Output.pretty):
             return
@@ -312,9 +313,10 @@ class Reporter:
         rate = self.total / seconds if seconds > 0 else float("inf")
         shown = f"{rate:,.0f}" if rate >= 10 else f"{rate:.2g}"
         # a plain line: rich would be imported for it alone
-        compiled = f"after {_fmt_seconds(compiling)} compiling kernels" if compiling else ""
+        before = [f"{_fmt_seconds(compiling)} compiling kernels"] if compiling else []
+        before += [f"{_fmt_seconds(starting)} starting workers"] if starting >= 0.01 else []
         about = [f"{shown} puzzles/s"] if self.total > 1 else []  # (one puzzle: no rate)
-        about += [compiled] if compiled else []
+        about += [f"after {' and '.join(before)}"] if before else []
         sys.stderr.write(f"{counted(self.total, 'puzzle')}: {', '.join(parts)} in "
                          f"{_fmt_seconds(seconds)}"
                          + (f" ({', '.join(about)})" if about else "") + "\n")

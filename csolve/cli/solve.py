@@ -133,10 +133,12 @@ def solve(
 
     diskcache.notify = reporter.notice
     diskcache.compile_note = "; --timeout starts once they are compiled"
+    from csolve.backends.base import seconds_starting_workers
     from csolve.search import new_ctrl
 
     ctrl = new_ctrl()
     t0, compiled_before = time.perf_counter(), diskcache.compile_seconds
+    started_before = seconds_starting_workers()
     with reporter.progress() as advance, stop_on_interrupt(ctrl) as interrupted:
         blocks = solver.iter_blocks(puzzles, progress=advance, ctrl=ctrl,
                                     on_solution=reporter.solution_printer() if all_ else None)
@@ -144,7 +146,8 @@ def solve(
             reporter.block(block)
     reporter.finish()
     compiling = diskcache.compile_seconds - compiled_before
-    reporter.summary(time.perf_counter() - t0 - compiling, compiling)
+    starting = seconds_starting_workers() - started_before  # processes, a cluster
+    reporter.summary(time.perf_counter() - t0 - compiling - starting, compiling, starting)
     code = reporter.exit_code()
     if interrupted():  # said on stderr as every interrupted command is (csolve.cli.main)
         code = ExitCode.INTERRUPTED
