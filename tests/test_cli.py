@@ -794,6 +794,7 @@ def test_sigterm_stops_every_worker_and_says_terminated(tmp_path, backend):
     while backend == "process-pool" and proc.poll() is None and not _children(proc.pid):
         time.sleep(0.01)  # the pool's workers are starting
     proc.send_signal(signal.SIGTERM)
+    proc.send_signal(signal.SIGTERM)  # as timeout(1) sends it: to the command, to its group
     out, err = proc.communicate(timeout=300)
     assert proc.returncode == 143, err
     assert err.endswith("csolve: terminated\n"), err

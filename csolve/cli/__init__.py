@@ -321,18 +321,29 @@ class Terminated(KeyboardInterrupt):
     every worker with it, and said as ``csolve: terminated``, exit status 143."""
 
 
-#: SIGTERMs received by the command (a ``Terminated`` may come back as click's Abort)
-_terminated: list[int] = []
+#: when the SIGTERMs the command acted on came (``time.monotonic()``; a ``Terminated`` may
+#: come back as click's Abort)
+_terminated: list[float] = []
 
 
-def note_terminated(signum: int) -> None:
-    """Record a SIGTERM that a command dealt with itself (it stopped its search), so the
-    command ends as a terminated one: ``csolve: terminated``, exit status 143."""
-    _terminated.append(signum)
+def note_terminated() -> None:
+    """Record a SIGTERM acted on; one a command deals with itself (it stops its search) ends
+    the command as a terminated one too: ``csolve: terminated``, exit status 143."""
+    import time
+
+    _terminated.append(time.monotonic())
 
 
 def terminated_seen() -> bool:
     return bool(_terminated)
+
+
+def same_sigterm_again() -> bool:
+    """Whether a SIGTERM now is the first one sent twice: ``timeout`` sends it to the
+    command and again to its process group (within :data:`SAME_INTERRUPT_S`)."""
+    import time
+
+    return bool(_terminated) and time.monotonic() - _terminated[0] < SAME_INTERRUPT_S
 
 
 def is_command_sigterm_handler(handler: object) -> bool:
@@ -365,10 +376,12 @@ def _stop_on_sigterm() -> Any:
         return None
 
     def terminated(signum: int, frame: object) -> None:
-        _terminated.append(signum)
+        if same_sigterm_again():
+            return  # acted on already
         pools = sys.modules.get("csolve.backends.processes")
         if pools is not None and pools.hold_while_spawning(signum):
             return  # raised again once the workers being started are
+        note_terminated()
         raise Terminated
 
     terminated.csolve_command = True  # type: ignore[attr-defined]

@@ -189,19 +189,21 @@ def stop_on_interrupt(ctrl: np.ndarray) -> Iterator[Callable[[], bool]]:
         ctrl[CTRL_STOP] = 1
 
     def stop_on_term(signum, frame) -> None:
+        if cli.same_sigterm_again():
+            return  # the first one, sent twice: the search is stopping
         if cli.terminated_seen():
             signal.signal(signal.SIGTERM, previous_term)
             previous_term(signum, frame)  # raises Terminated
-        cli.note_terminated(signum)
+        cli.note_terminated()
         if not hit:
             hit.append(time.monotonic())
         ctrl[CTRL_STOP] = 1
 
-    if int_is_ours:
-        signal.signal(signal.SIGINT, stop)
-    if term_is_ours:
-        signal.signal(signal.SIGTERM, stop_on_term)
     try:
+        if int_is_ours:
+            signal.signal(signal.SIGINT, stop)
+        if term_is_ours:
+            signal.signal(signal.SIGTERM, stop_on_term)
         yield lambda: bool(hit)
     finally:
         if int_is_ours:
