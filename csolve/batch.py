@@ -142,9 +142,11 @@ def solve_group_on_threads(job: GroupJob) -> None:
 
 
 def run_in_thread(target: Callable[[], None], ctrl: np.ndarray,
-                  poll: Callable[[], None] = lambda: None, name: str = "csolve-batch") -> None:
+                  poll: Callable[[], None] = lambda: None, name: str = "csolve-batch",
+                  every: float = 0.05) -> None:
     """Run a GIL-free kernel call in a thread, so that Ctrl-C reaches the calling thread
-    (which then stops the kernels through ``ctrl``) and ``poll`` runs while it waits."""
+    (which then stops the kernels through ``ctrl``) and ``poll`` runs while it waits, every
+    ``every`` seconds."""
     errors: list[BaseException] = []
 
     def body() -> None:
@@ -157,7 +159,7 @@ def run_in_thread(target: Callable[[], None], ctrl: np.ndarray,
     t.start()
     try:
         while t.is_alive():
-            t.join(0.05)
+            t.join(every)
             poll()
     except BaseException:
         ctrl[abi.CTRL_STOP] = 1

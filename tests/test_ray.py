@@ -243,6 +243,10 @@ def test_a_file_of_easy_puzzles_never_starts_ray(sudoku, monkeypatch):
     texts = [line for line in (ROOT / "puzzles/sudoku/9x9-hard.txt").read_text().splitlines()
              if line and not line.startswith("#")]
     puzzles, job = _group(sudoku, texts, 1, probe=None)  # the default probe
+    from csolve.search import BatchScratch, new_ctrl
+
+    BatchScratch(job.model).warm_up(job.kernels, job.model, job.inits, 1, new_ctrl(),
+                                    job.reason, job.sols, job.counts, job.stats)  # as solve
     done = []
     job.progress = done.append
     get_backend("ray").solve_group(job)
@@ -254,10 +258,17 @@ def test_a_file_of_easy_puzzles_never_starts_ray(sudoku, monkeypatch):
         assert sudoku.validate(p, sudoku.decode(p, masks)) == []
 
 
-def test_a_file_goes_to_the_cluster_from_its_first_puzzle_not_settled_here(sudoku, cluster):
+def test_a_file_goes_to_the_cluster_from_its_first_puzzle_not_settled_here(sudoku, cluster,
+                                                                          monkeypatch):
+    import importlib
+
+    rb = importlib.import_module("csolve.backends.ray_backend")
+    real, split = rb.solve_first_here, []
+    monkeypatch.setattr(rb, "solve_first_here", lambda job: split.append(real(job)) or split[-1])
     texts = [UNDER[0], HEAVY, UNDER[1]]  # HEAVY's count takes far longer than the probe
-    _, job = _group(sudoku, texts, 0, probe=None, node_budget=2_000_000)
+    _, job = _group(sudoku, texts, 0, probe=0.1, node_budget=20_000_000)
     get_backend("ray").solve_group(job)
+    assert split == [(1, 0)]  # the first settled here; HEAVY and the rest on the cluster
     assert job.reason.tolist() == [abi.EXHAUSTED, abi.GAVE_UP, abi.EXHAUSTED]
     assert job.ctrl[abi.CTRL_GAVE_UP] == 1
     _, ref = _group(sudoku, [UNDER[0], UNDER[1]], 0, workers=1)

@@ -68,10 +68,11 @@ GROUP_PROBE_LIMIT = 1.0
 
 def solve_first_here(job: GroupJob) -> tuple[int, int]:
     """The small-file guard, as the probe is for one puzzle: the calling process solves a
-    file's puzzles in order with the batch kernel for up to the ``probe`` option's seconds a
-    puzzle (at most :data:`GROUP_PROBE_LIMIT` in all), so that a file of easy puzzles never
-    waits seconds for a cluster to start. Returns (puzzles settled here, from the first on;
-    those of them given up for their node budget)."""
+    file's puzzles in order with the batch kernel for the ``probe`` option's seconds times
+    the number of puzzles (at most :data:`GROUP_PROBE_LIMIT`), so that a file of easy
+    puzzles never waits seconds for a cluster to start; a puzzle still open then starts
+    again on the cluster. Returns (puzzles settled here, from the first on; those of them
+    given up for their node budget)."""
     from csolve.batch import run_in_thread
     from csolve.search import BatchScratch, new_ctrl
 
@@ -94,7 +95,7 @@ def solve_first_here(job: GroupJob) -> tuple[int, int]:
 
     run_in_thread(lambda: scratch.solve(job.kernels, job.model, job.inits, job.limit, local,
                                         job.reason, job.sols, job.counts, job.stats),
-                  local, poll)
+                  local, poll, every=min(0.05, window / 4))
     unsettled = np.flatnonzero(job.reason == abi.STOPPED)
     here = int(unsettled[0]) if unsettled.size else n_puzzles
     gave_up = int(np.count_nonzero(job.reason[:here] == abi.GAVE_UP))
