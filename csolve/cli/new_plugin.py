@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import Annotated
 
@@ -31,4 +32,5 @@ def new_plugin(
     files = write_plugin(name, dest)
     for f in files:
         typer.echo(f"wrote {f}")
-    typer.echo(f"next: pip install -e '{dest}[test]' && python -m pytest {dest}")
+    typer.echo(f"next: pip install -e {shlex.quote(f'{dest}[test]')} && python -m pytest "
+               f"{shlex.quote(str(dest))}")
