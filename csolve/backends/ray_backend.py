@@ -61,7 +61,6 @@ def remote(name: str):
     return fn
 
 
-
 #: the most seconds the calling process spends on a file's first puzzles before Ray starts
 GROUP_PROBE_LIMIT = 1.0
 
@@ -101,6 +100,7 @@ def solve_first_here(job: GroupJob) -> tuple[int, int]:
     gave_up = int(np.count_nonzero(job.reason[:here] == abi.GAVE_UP))
     job.reason[here:] = abi.STOPPED  # (the one stopped midway starts again on the cluster)
     return here, gave_up
+
 
 class Frontier:
     """The driver's unexplored nodes, in chunks as tasks returned them (nearest the root
