@@ -224,52 +224,60 @@ def _views(ws, m):
                  cg_pos, dom, place, root, node)
 
 
+# The indexes the search and the analysis load or compute go through ``_ix``. numba guards
+# a signed index against negative wrap-around (a shift, a mask and an add on every load)
+# and the engine's hot loops are mostly loads; an unsigned index has no guard. The engine
+# never indexes with a negative number. (A loop counter from 0 needs no cast: the compiler
+# sees it is never negative. benchmarks/README.md has what this gained.)
+_ix = np.uint64
+
+
 # --- the activity heap (VSIDS) ---------------------------------------------------------
 
 @kernel
 def _heap_up(s, i):
     h = s.heap
-    x = h[i]
-    a = s.act[x]
+    x = h[_ix(i)]
+    a = s.act[_ix(x)]
     while i > 0:
         p = (i - 1) >> 1
-        if s.act[h[p]] >= a:
+        if s.act[_ix(h[_ix(p)])] >= a:
             break
-        h[i] = h[p]
-        s.hpos[h[i]] = i
+        h[_ix(i)] = h[_ix(p)]
+        s.hpos[_ix(h[_ix(i)])] = i
         i = p
-    h[i] = x
-    s.hpos[x] = i
+    h[_ix(i)] = x
+    s.hpos[_ix(x)] = i
 
 
 @kernel
 def _heap_down(s, i):
     h = s.heap
     n = s.sc[HEAP]
-    x = h[i]
-    a = s.act[x]
+    x = h[_ix(i)]
+    a = s.act[_ix(x)]
     while True:
         c = 2 * i + 1
         if c >= n:
             break
-        if c + 1 < n and s.act[h[c + 1]] > s.act[h[c]]:
+        if c + 1 < n and s.act[_ix(h[_ix(c + 1)])] > s.act[_ix(h[_ix(c)])]:
             c += 1
-        if s.act[h[c]] <= a:
+        if s.act[_ix(h[_ix(c)])] <= a:
             break
-        h[i] = h[c]
-        s.hpos[h[i]] = i
+        h[_ix(i)] = h[_ix(c)]
+        s.hpos[_ix(h[_ix(i)])] = i
         i = c
-    h[i] = x
-    s.hpos[x] = i
+    h[_ix(i)] = x
+    s.hpos[_ix(x)] = i
 
 
 @kernel
 def _heap_insert(s, x):
-    if s.hpos[x] >= 0:
+    if s.hpos[_ix(x)] >= 0:
         return
     n = s.sc[HEAP]
-    s.heap[n] = x
-    s.hpos[x] = n
+    s.heap[_ix(n)] = x
+    s.hpos[_ix(x)] = n
     s.sc[HEAP] = n + 1
     _heap_up(s, n)
 
@@ -278,11 +286,11 @@ def _heap_insert(s, x):
 def _heap_pop(s):
     n = s.sc[HEAP] - 1
     x = s.heap[0]
-    s.hpos[x] = -1
+    s.hpos[_ix(x)] = -1
     s.sc[HEAP] = n
     if n > 0:
-        s.heap[0] = s.heap[n]
-        s.hpos[s.heap[0]] = 0
+        s.heap[0] = s.heap[_ix(n)]
+        s.hpos[_ix(s.heap[0])] = 0
         _heap_down(s, 0)
     return x
 
@@ -293,10 +301,10 @@ def _heap_rebuild(s):
     decides without it and does not keep it up, stable mode starts with this."""
     n = 0
     for x in range(s.hpos.shape[0]):
-        s.hpos[x] = -1
-        if s.assign[x] == 0:
-            s.heap[n] = x
-            s.hpos[x] = n
+        s.hpos[_ix(x)] = -1
+        if s.assign[_ix(x)] == 0:
+            s.heap[_ix(n)] = x
+            s.hpos[_ix(x)] = n
             n += 1
     s.sc[HEAP] = n
     for i in range(n // 2 - 1, -1, -1):
@@ -307,17 +315,17 @@ def _heap_rebuild(s):
 def _rescale(s):
     """Shift every activity down before the integers overflow (the order stays)."""
     for i in range(s.act.shape[0]):
-        s.act[i] >>= 40
+        s.act[_ix(i)] >>= 40
     s.sc[VAR_INC] = max(1, s.sc[VAR_INC] >> 40)
 
 
 @kernel
 def _bump(s, x):
-    s.act[x] += s.sc[VAR_INC]
-    if s.act[x] > ACT_LIMIT:
+    s.act[_ix(x)] += s.sc[VAR_INC]
+    if s.act[_ix(x)] > ACT_LIMIT:
         _rescale(s)
-    if s.sc[STABLE] != 0 and s.hpos[x] >= 0:
-        _heap_up(s, s.hpos[x])
+    if s.sc[STABLE] != 0 and s.hpos[_ix(x)] >= 0:
+        _heap_up(s, s.hpos[_ix(x)])
 
 
 @intrinsic
@@ -349,21 +357,21 @@ def _prefetch(typingctx, arr, i):
 @kernel
 def _assign(s, m, V, x, val, kind, data):
     """Make literal x true (val 1) or false (val -1) and update the cell and group masks."""
-    s.assign[x] = val
-    s.level[x] = s.sc[LEVEL]
-    s.rkind[x] = kind
-    s.rdata[x] = data
+    s.assign[_ix(x)] = val
+    s.level[_ix(x)] = s.sc[LEVEL]
+    s.rkind[_ix(x)] = kind
+    s.rdata[_ix(x)] = data
     t = s.sc[TRAIL]
-    s.trail[t] = x
+    s.trail[_ix(t)] = x
     s.sc[TRAIL] = t + 1
     if val < 0:
         c = x // V
         v = x - c * V
         bit = np.uint64(1) << np.uint64(v)
-        s.dom[c] &= ~bit
-        for k in range(m.cell_group_ptr[c], m.cell_group_ptr[c + 1]):
-            g = m.cell_groups[k]
-            s.place[g * V + v] &= ~(np.uint64(1) << np.uint64(s.cg_pos[k]))
+        s.dom[_ix(c)] &= ~bit
+        for k in range(m.cell_group_ptr[_ix(c)], m.cell_group_ptr[_ix(c + 1)]):
+            g = m.cell_groups[_ix(k)]
+            s.place[_ix(g * V + v)] &= ~(np.uint64(1) << np.uint64(s.cg_pos[_ix(k)]))
 
 
 @kernel
@@ -375,8 +383,8 @@ def _assign_lit(s, m, V, lit, kind, data):
 @kernel
 def _copy_phases(s, dst):
     for t in range(s.sc[TRAIL]):
-        x = s.trail[t]
-        dst[x] = s.assign[x]
+        x = s.trail[_ix(t)]
+        dst[x] = s.assign[_ix(x)]
 
 
 @kernel
@@ -398,19 +406,19 @@ def _backtrack(s, m, V, lvl):
     if s.sc[LEVEL] <= lvl:
         return
     _update_target_and_best(s)
-    lim = s.trail_lim[lvl]
+    lim = s.trail_lim[_ix(lvl)]
     stable = s.sc[STABLE] != 0  # focused mode keeps no heap (see _heap_rebuild)
     for t in range(s.sc[TRAIL] - 1, lim - 1, -1):
-        x = s.trail[t]
-        if s.assign[x] < 0:
+        x = s.trail[_ix(t)]
+        if s.assign[_ix(x)] < 0:
             c = x // V
             v = x - c * V
-            s.dom[c] |= np.uint64(1) << np.uint64(v)
-            for k in range(m.cell_group_ptr[c], m.cell_group_ptr[c + 1]):
-                g = m.cell_groups[k]
-                s.place[g * V + v] |= np.uint64(1) << np.uint64(s.cg_pos[k])
-        s.phase[x] = s.assign[x]
-        s.assign[x] = 0
+            s.dom[_ix(c)] |= np.uint64(1) << np.uint64(v)
+            for k in range(m.cell_group_ptr[_ix(c)], m.cell_group_ptr[_ix(c + 1)]):
+                g = m.cell_groups[_ix(k)]
+                s.place[_ix(g * V + v)] |= np.uint64(1) << np.uint64(s.cg_pos[_ix(k)])
+        s.phase[_ix(x)] = s.assign[_ix(x)]
+        s.assign[_ix(x)] = 0
         if stable:
             _heap_insert(s, x)
     s.sc[TRAIL] = lim
@@ -421,18 +429,18 @@ def _backtrack(s, m, V, lvl):
 
 @kernel
 def _new_level(s):
-    s.trail_lim[s.sc[LEVEL]] = s.sc[TRAIL]
+    s.trail_lim[_ix(s.sc[LEVEL])] = s.sc[TRAIL]
     s.sc[LEVEL] += 1
 
 
 @kernel
 def _lit_false(s, lit):
-    return s.assign[lit >> 1] == (1 if (lit & 1) else -1)
+    return s.assign[_ix(lit >> 1)] == (1 if (lit & 1) else -1)
 
 
 @kernel
 def _lit_true(s, lit):
-    return s.assign[lit >> 1] == (-1 if (lit & 1) else 1)
+    return s.assign[_ix(lit >> 1)] == (-1 if (lit & 1) else 1)
 
 
 @kernel
@@ -451,16 +459,16 @@ def _propagate(s, m, V):
     """Unit propagation to a fixpoint; -1, or the conflict as ``kind << 40 | data``."""
     one = np.uint64(1)
     while s.sc[QHEAD] < s.sc[TRAIL]:
-        x = s.trail[s.sc[QHEAD]]
+        x = s.trail[_ix(s.sc[QHEAD])]
         s.sc[QHEAD] += 1
         if s.sc[QHEAD] < s.sc[TRAIL]:  # the next literal's watch list head, either sign
-            _prefetch(s.w_head, 2 * s.trail[s.sc[QHEAD]])
-        holds = s.assign[x] > 0
+            _prefetch(s.w_head, 2 * s.trail[_ix(s.sc[QHEAD])])
+        holds = s.assign[_ix(x)] > 0
         # the learned clauses watching the literal that x's value makes false go first,
         # the cells and groups after: more of the hardest runs end in time
         # (benchmarks/README.md)
         lit = 2 * x + 1 if holds else 2 * x
-        if s.w_head[lit] >= 0:
+        if s.w_head[_ix(lit)] >= 0:
             r = _propagate_watches(s, m, V, lit)
             if r >= 0:
                 return r
@@ -468,40 +476,40 @@ def _propagate(s, m, V):
         v = x - c * V
         bit = one << np.uint64(v)
         if holds:
-            d = s.dom[c] & ~bit
+            d = s.dom[_ix(c)] & ~bit
             while d:
                 y = c * V + lowbit_index(d)
                 d &= d - one
-                if s.assign[y] > 0:
+                if s.assign[_ix(y)] > 0:
                     s.sc[CONFL_VAR] = y
                     return _conflict(PAIR, x)
                 _assign(s, m, V, y, -1, PAIR, x)
-            for k in range(m.peer_ptr[c], m.peer_ptr[c + 1]):
-                p = m.peers[k]
-                if s.dom[p] & bit:
+            for k in range(m.peer_ptr[_ix(c)], m.peer_ptr[_ix(c + 1)]):
+                p = m.peers[_ix(k)]
+                if s.dom[_ix(p)] & bit:
                     y = p * V + v
-                    if s.assign[y] > 0:
+                    if s.assign[_ix(y)] > 0:
                         s.sc[CONFL_VAR] = y
                         return _conflict(PAIR, x)
                     _assign(s, m, V, y, -1, PAIR, x)
         else:
-            d = s.dom[c]
+            d = s.dom[_ix(c)]
             if d == 0:
                 return _conflict(CELL, c)
             if (d & (d - one)) == 0:
                 y = c * V + lowbit_index(d)
-                if s.assign[y] == 0:
+                if s.assign[_ix(y)] == 0:
                     _assign(s, m, V, y, 1, CELL, c)
-            for k in range(m.cell_group_ptr[c], m.cell_group_ptr[c + 1]):
-                g = m.cell_groups[k]
-                if (m.group_required[g] & bit) == 0:
+            for k in range(m.cell_group_ptr[_ix(c)], m.cell_group_ptr[_ix(c + 1)]):
+                g = m.cell_groups[_ix(k)]
+                if (m.group_required[_ix(g)] & bit) == 0:
                     continue
-                pm = s.place[g * V + v]
+                pm = s.place[_ix(g * V + v)]
                 if pm == 0:
                     return _conflict(GROUP, g * V + v)
                 if (pm & (pm - one)) == 0:
-                    y = m.group_cells[m.group_ptr[g] + lowbit_index(pm)] * V + v
-                    if s.assign[y] == 0:
+                    y = m.group_cells[_ix(m.group_ptr[_ix(g)] + lowbit_index(pm))] * V + v
+                    if s.assign[_ix(y)] == 0:
                         _assign(s, m, V, y, 1, GROUP, g * V + v)
     return -1
 
@@ -511,9 +519,9 @@ def _unlink(s, lit, prev, nxt):
     """Take the watch after ``prev`` (the list's head when ``prev`` < 0) out of ``lit``'s
     watch list; ``nxt`` is the one after it."""
     if prev < 0:
-        s.w_head[lit] = nxt
+        s.w_head[_ix(lit)] = nxt
     else:
-        s.w_next[prev] = nxt
+        s.w_next[_ix(prev)] = nxt
 
 
 @kernel(inline="always")
@@ -521,50 +529,50 @@ def _propagate_watches(s, m, V, lit):
     """Visit the learned clauses watching ``lit``, which has just become false."""
     ar = s.arena
     prev = -1
-    w = s.w_head[lit]
+    w = s.w_head[_ix(lit)]
     while w >= 0:
-        nxt = s.w_next[w]
+        nxt = s.w_next[_ix(w)]
         if nxt >= 0:  # the loop waits on memory: ask for the next watch's lines now
             _prefetch(s.w_next, nxt)
-            _prefetch(s.assign, s.w_block[nxt] >> 1)
+            _prefetch(s.assign, s.w_block[_ix(nxt)] >> 1)
             _prefetch(s.cl_start, nxt >> 1)
-        if _lit_true(s, s.w_block[w]):  # the clause holds: no need to look at it
+        if _lit_true(s, s.w_block[_ix(w)]):  # the clause holds: no need to look at it
             prev = w
             w = nxt
             continue
         ci = w >> 1
-        st = s.cl_start[ci]
+        st = s.cl_start[_ix(ci)]
         if st < 0:  # a subsumed clause: drop the watch
             _unlink(s, lit, prev, nxt)
             w = nxt
             continue
-        if ar[st] == lit:  # keep the false watch second
-            ar[st] = ar[st + 1]
-            ar[st + 1] = lit
-        first = ar[st]
+        if ar[_ix(st)] == lit:  # keep the false watch second
+            ar[_ix(st)] = ar[_ix(st + 1)]
+            ar[_ix(st + 1)] = lit
+        first = ar[_ix(st)]
         if _lit_true(s, first):
-            s.w_block[w] = first
+            s.w_block[_ix(w)] = first
             prev = w
             w = nxt
             continue
         # look for a new watch from where the last search stopped, round the clause
         # (Gent's saved position: long clauses are not rescanned from their start)
         moved = False
-        sz = s.cl_size[ci]
-        p = s.cl_pos[ci]
+        sz = s.cl_size[_ix(ci)]
+        p = s.cl_pos[_ix(ci)]
         for i in range(2, sz):
             k = st + p + i - 2
             if k >= st + sz:
                 k -= sz - 2
-            other = ar[k]
+            other = ar[_ix(k)]
             if not _lit_false(s, other):
-                s.cl_pos[ci] = k - st
-                ar[st + 1] = other
-                ar[k] = lit
+                s.cl_pos[_ix(ci)] = k - st
+                ar[_ix(st + 1)] = other
+                ar[_ix(k)] = lit
                 _unlink(s, lit, prev, nxt)
-                s.w_next[w] = s.w_head[other]
-                s.w_head[other] = w
-                s.w_block[w] = first
+                s.w_next[_ix(w)] = s.w_head[_ix(other)]
+                s.w_head[_ix(other)] = w
+                s.w_block[_ix(w)] = first
                 moved = True
                 break
         if moved:
@@ -588,46 +596,46 @@ def _reason_vars(s, m, V, kind, data, skip, buf):
         for w in range(V):
             y = data * V + w
             if y != skip:
-                buf[n] = y
+                buf[_ix(n)] = y
                 n += 1
     elif kind == GROUP:
         g = data // V
         v = data - g * V
-        for k in range(m.group_ptr[g], m.group_ptr[g + 1]):
-            y = m.group_cells[k] * V + v
+        for k in range(m.group_ptr[_ix(g)], m.group_ptr[_ix(g + 1)]):
+            y = m.group_cells[_ix(k)] * V + v
             if y != skip:
-                buf[n] = y
+                buf[_ix(n)] = y
                 n += 1
     elif kind == PAIR:
         if data != skip:
-            buf[n] = data
+            buf[_ix(n)] = data
             n += 1
     elif kind == LEARNT:
-        st = s.cl_start[data]
-        for k in range(st, st + s.cl_size[data]):
-            y = s.arena[k] >> 1
+        st = s.cl_start[_ix(data)]
+        for k in range(st, st + s.cl_size[_ix(data)]):
+            y = s.arena[_ix(k)] >> 1
             if y != skip:
-                buf[n] = y
+                buf[_ix(n)] = y
                 n += 1
-        if s.cl_lbd[data] > TIER1:  # its glue now, if lower: a clause can move up a tier
+        if s.cl_lbd[_ix(data)] > TIER1:  # its glue now, if lower: a clause can move up a tier
             s.sc[STAMP] += 1
             mark = s.sc[STAMP]
             glue = 0
-            for k in range(st, st + s.cl_size[data]):
-                lv = s.level[s.arena[k] >> 1]
-                if s.stamp[lv] != mark:
-                    s.stamp[lv] = mark
+            for k in range(st, st + s.cl_size[_ix(data)]):
+                lv = s.level[_ix(s.arena[_ix(k)] >> 1)]
+                if s.stamp[_ix(lv)] != mark:
+                    s.stamp[_ix(lv)] = mark
                     glue += 1
-            if glue < s.cl_lbd[data]:
-                s.cl_lbd[data] = glue
-        s.cl_used[data] = 2 if s.cl_lbd[data] <= TIER2 else max(1, s.cl_used[data])
+            if glue < s.cl_lbd[_ix(data)]:
+                s.cl_lbd[_ix(data)] = glue
+        s.cl_used[_ix(data)] = 2 if s.cl_lbd[_ix(data)] <= TIER2 else max(1, s.cl_used[_ix(data)])
     return n
 
 
 @kernel
 def _negation(s, y):
     """The literal over variable y that is false now."""
-    return 2 * y + (1 if s.assign[y] > 0 else 0)
+    return 2 * y + (1 if s.assign[_ix(y)] > 0 else 0)
 
 
 @kernel
@@ -641,7 +649,7 @@ def _analyze(s, m, V, confl):
     dl = s.sc[LEVEL]
     if kind == PAIR:
         buf[0] = data
-        buf[1] = s.sc[CONFL_VAR]
+        buf[_ix(1)] = s.sc[CONFL_VAR]
         nb = 2
     else:
         nb = _reason_vars(s, m, V, kind, data, -1, buf)
@@ -650,37 +658,37 @@ def _analyze(s, m, V, confl):
     t = s.sc[TRAIL] - 1
     while True:
         for i in range(nb):
-            y = buf[i]
-            if s.seen[y] == 0 and s.level[y] > 0:
-                s.seen[y] = 1
+            y = buf[_ix(i)]
+            if s.seen[_ix(y)] == 0 and s.level[_ix(y)] > 0:
+                s.seen[_ix(y)] = 1
                 _bump(s, y)
-                if s.level[y] >= dl:
+                if s.level[_ix(y)] >= dl:
                     pending += 1
                 else:
-                    out[n] = _negation(s, y)
+                    out[_ix(n)] = _negation(s, y)
                     n += 1
-        while s.seen[s.trail[t]] == 0:
+        while s.seen[_ix(s.trail[_ix(t)])] == 0:
             t -= 1
-        p = s.trail[t]
+        p = s.trail[_ix(t)]
         t -= 1
-        s.seen[p] = 0
+        s.seen[_ix(p)] = 0
         pending -= 1
         if pending == 0:
             out[0] = _negation(s, p)
             break
-        nb = _reason_vars(s, m, V, s.rkind[p], s.rdata[p], p, buf)
+        nb = _reason_vars(s, m, V, s.rkind[_ix(p)], s.rdata[_ix(p)], p, buf)
     n = _minimize(s, m, V, n)
     bl = 0
     if n > 1:
         hi = 1
         for i in range(1, n):
-            lv = s.level[out[i] >> 1]
+            lv = s.level[_ix(out[_ix(i)] >> 1)]
             if lv > bl:
                 bl = lv
                 hi = i
-        tmp = out[1]
-        out[1] = out[hi]
-        out[hi] = tmp
+        tmp = out[_ix(1)]
+        out[_ix(1)] = out[_ix(hi)]
+        out[_ix(hi)] = tmp
     return n, bl
 
 
@@ -691,10 +699,10 @@ def _reason_len(s, m, V, kind, data):
         return V
     if kind == GROUP:
         g = data // V
-        return m.group_ptr[g + 1] - m.group_ptr[g]
+        return m.group_ptr[_ix(g + 1)] - m.group_ptr[_ix(g)]
     if kind == PAIR:
         return 1
-    return s.cl_size[data]
+    return s.cl_size[_ix(data)]
 
 
 @kernel
@@ -706,10 +714,10 @@ def _reason_at(s, m, V, kind, data, i):
         return data * V + i
     if kind == GROUP:
         g = data // V
-        return m.group_cells[m.group_ptr[g] + i] * V + (data - g * V)
+        return m.group_cells[_ix(m.group_ptr[_ix(g)] + i)] * V + (data - g * V)
     if kind == PAIR:
         return data
-    return s.arena[s.cl_start[data] + i] >> 1
+    return s.arena[_ix(s.cl_start[_ix(data)] + i)] >> 1
 
 
 @kernel
@@ -719,28 +727,28 @@ def _implied(s, m, V, y, levels, nmarked):
     marked 1 or 2 and listed in ``s.mstack``. Returns (implied, nmarked)."""
     marked = s.mstack
     frames = s.todo
-    implied = s.rkind[y] != NONE
+    implied = s.rkind[_ix(y)] != NONE
     if implied:
         top = 1
         frames[0] = y << 20
         while top > 0:
-            f = frames[top - 1]
+            f = frames[_ix(top - 1)]
             q = f >> 20
             k = f & 0xFFFFF
-            kind = s.rkind[q]
-            data = s.rdata[q]
+            kind = s.rkind[_ix(q)]
+            data = s.rdata[_ix(q)]
             size = _reason_len(s, m, V, kind, data)
             child = -1
             while k < size:
                 z = _reason_at(s, m, V, kind, data, k)
                 k += 1
-                if z == q or s.level[z] == 0 or s.seen[z] == 1:
+                if z == q or s.level[_ix(z)] == 0 or s.seen[_ix(z)] == 1:
                     continue
-                if (s.seen[z] == 2 or s.rkind[z] == NONE
-                        or ((1 << (s.level[z] & 63)) & levels) == 0):
-                    if s.seen[z] == 0:
-                        s.seen[z] = 2
-                        marked[nmarked] = z
+                if (s.seen[_ix(z)] == 2 or s.rkind[_ix(z)] == NONE
+                        or ((1 << (s.level[_ix(z)] & 63)) & levels) == 0):
+                    if s.seen[_ix(z)] == 0:
+                        s.seen[_ix(z)] = 2
+                        marked[_ix(nmarked)] = z
                         nmarked += 1
                     implied = False
                     break
@@ -748,20 +756,20 @@ def _implied(s, m, V, y, levels, nmarked):
                 break
             if not implied:  # every variable on the path fails with it
                 for t in range(1, top):
-                    u = frames[t] >> 20
-                    s.seen[u] = 2
-                    marked[nmarked] = u
+                    u = frames[_ix(t)] >> 20
+                    s.seen[_ix(u)] = 2
+                    marked[_ix(nmarked)] = u
                     nmarked += 1
                 break
             if child >= 0:
-                frames[top - 1] = (q << 20) | k
-                frames[top] = child << 20
+                frames[_ix(top - 1)] = (q << 20) | k
+                frames[_ix(top)] = child << 20
                 top += 1
                 continue
             top -= 1  # every literal of q's reason holds: q is implied too
             if top > 0:
-                s.seen[q] = 1
-                marked[nmarked] = q
+                s.seen[_ix(q)] = 1
+                marked[_ix(nmarked)] = q
                 nmarked += 1
     return implied, nmarked
 
@@ -777,18 +785,18 @@ def _minimize(s, m, V, n):
     nmarked = 0
     levels = 0
     for i in range(1, n):
-        marked[nmarked] = out[i] >> 1
+        marked[_ix(nmarked)] = out[_ix(i)] >> 1
         nmarked += 1
-        levels |= 1 << (s.level[out[i] >> 1] & 63)
+        levels |= 1 << (s.level[_ix(out[_ix(i)] >> 1)] & 63)
     j = 1
     for i in range(1, n):
-        implied, nmarked = _implied(s, m, V, out[i] >> 1, levels, nmarked)
+        implied, nmarked = _implied(s, m, V, out[_ix(i)] >> 1, levels, nmarked)
         if not implied:
-            out[j] = out[i]
+            out[_ix(j)] = out[_ix(i)]
             j += 1
     j, nmarked = _shrink(s, m, V, j, nmarked, levels)
     for u in range(nmarked):
-        s.seen[marked[u]] = 0
+        s.seen[_ix(marked[_ix(u)])] = 0
     return j
 
 
@@ -812,57 +820,57 @@ def _shrink(s, m, V, n, nmarked, levels):
     mark = s.sc[STAMP]
     pos = 1
     while pos < n:
-        L = s.level[out[pos] >> 1]
-        if s.stamp[L] == mark or L >= dl:
+        L = s.level[_ix(out[_ix(pos)] >> 1)]
+        if s.stamp[_ix(L)] == mark or L >= dl:
             pos += 1
             continue
-        s.stamp[L] = mark  # the first literal of level L: every other one lies further on
+        s.stamp[_ix(L)] = mark  # the first literal of level L: every other one lies further on
         nb = 0
         for q in range(pos, n):
-            y = out[q] >> 1
-            if s.level[y] == L:
-                s.seen[y] |= 4
-                blk[nb] = y
+            y = out[_ix(q)] >> 1
+            if s.level[_ix(y)] == L:
+                s.seen[_ix(y)] |= 4
+                blk[_ix(nb)] = y
                 nb += 1
         if nb < 2:
-            s.seen[blk[0]] &= 3
+            s.seen[_ix(blk[0])] &= 3
             pos += 1
             continue
         open_ = nb  # marked variables of level L not yet resolved away
         uip = -1
         ok = True
-        lo = s.trail_lim[L - 1]
-        t = s.trail_lim[L] - 1
+        lo = s.trail_lim[_ix(L - 1)]
+        t = s.trail_lim[_ix(L)] - 1
         while t >= lo:  # level L's assignments, latest first
-            p = s.trail[t]
+            p = s.trail[_ix(t)]
             t -= 1
-            if (s.seen[p] & 4) == 0:
+            if (s.seen[_ix(p)] & 4) == 0:
                 continue
             open_ -= 1
             if open_ == 0:
                 uip = p
                 break
-            kind = s.rkind[p]
-            data = s.rdata[p]
+            kind = s.rkind[_ix(p)]
+            data = s.rdata[_ix(p)]
             size = _reason_len(s, m, V, kind, data)
             for r in range(size):
                 z = _reason_at(s, m, V, kind, data, r)
                 if z == p:
                     continue
-                lz = s.level[z]
+                lz = s.level[_ix(z)]
                 if lz == 0:
                     continue
                 if lz == L:
-                    if (s.seen[z] & 4) == 0:
-                        s.seen[z] |= 4
-                        blk[nb] = z
+                    if (s.seen[_ix(z)] & 4) == 0:
+                        s.seen[_ix(z)] |= 4
+                        blk[_ix(nb)] = z
                         nb += 1
                         open_ += 1
-                elif (s.seen[z] & 3) != 1:  # a lower level: the clause must imply z
-                    if s.seen[z] == 0 and ((1 << (lz & 63)) & levels) != 0:
+                elif (s.seen[_ix(z)] & 3) != 1:  # a lower level: the clause must imply z
+                    if s.seen[_ix(z)] == 0 and ((1 << (lz & 63)) & levels) != 0:
                         imp, nmarked = _implied(s, m, V, z, levels, nmarked)
-                        s.seen[z] = 1 if imp else 2
-                        marked[nmarked] = z
+                        s.seen[_ix(z)] = 1 if imp else 2
+                        marked[_ix(nmarked)] = z
                         nmarked += 1
                         if imp:
                             continue
@@ -871,18 +879,18 @@ def _shrink(s, m, V, n, nmarked, levels):
             if not ok:
                 break
         for q in range(nb):
-            s.seen[blk[q]] &= 3
+            s.seen[_ix(blk[_ix(q)])] &= 3
         if ok and uip >= 0:
             w = pos
             for q in range(pos, n):
-                if s.level[out[q] >> 1] != L:
-                    out[w] = out[q]
+                if s.level[_ix(out[_ix(q)] >> 1)] != L:
+                    out[_ix(w)] = out[_ix(q)]
                     w += 1
-            out[w] = _negation(s, uip)
+            out[_ix(w)] = _negation(s, uip)
             w += 1
-            if s.seen[uip] == 0:
-                s.seen[uip] = 1
-                marked[nmarked] = uip
+            if s.seen[_ix(uip)] == 0:
+                s.seen[_ix(uip)] = 1
+                marked[_ix(nmarked)] = uip
                 nmarked += 1
             s.sc[SHRUNK] += n - w
             n = w
@@ -898,9 +906,9 @@ def _lbd(s, n):
     mark = s.sc[STAMP]
     count = 0
     for i in range(n):
-        lv = s.level[s.toclear[i] >> 1]
-        if s.stamp[lv] != mark:
-            s.stamp[lv] = mark
+        lv = s.level[_ix(s.toclear[_ix(i)] >> 1)]
+        if s.stamp[_ix(lv)] != mark:
+            s.stamp[_ix(lv)] = mark
             count += 1
     return count
 
@@ -909,13 +917,13 @@ def _lbd(s, n):
 
 @kernel
 def _watch(s, ci):
-    st = s.cl_start[ci]
+    st = s.cl_start[_ix(ci)]
     for k in range(2):
         w = 2 * ci + k
-        lit = s.arena[st + k]
-        s.w_next[w] = s.w_head[lit]
-        s.w_head[lit] = w
-        s.w_block[w] = s.arena[st + 1 - k]
+        lit = s.arena[_ix(st + k)]
+        s.w_next[_ix(w)] = s.w_head[_ix(lit)]
+        s.w_head[_ix(lit)] = w
+        s.w_block[_ix(w)] = s.arena[_ix(st + 1 - k)]
 
 
 @kernel
@@ -923,12 +931,12 @@ def _add_clause(s, n, lbd):
     ci = s.sc[NCLAUSES]
     st = s.sc[ARENA_LEN]
     for i in range(n):
-        s.arena[st + i] = s.toclear[i]
-    s.cl_start[ci] = st
-    s.cl_size[ci] = n
-    s.cl_lbd[ci] = lbd
-    s.cl_used[ci] = 0
-    s.cl_pos[ci] = 2
+        s.arena[_ix(st + i)] = s.toclear[_ix(i)]
+    s.cl_start[_ix(ci)] = st
+    s.cl_size[_ix(ci)] = n
+    s.cl_lbd[_ix(ci)] = lbd
+    s.cl_used[_ix(ci)] = 0
+    s.cl_pos[_ix(ci)] = 2
     s.sc[NCLAUSES] = ci + 1
     s.sc[ARENA_LEN] = st + n
     _watch(s, ci)
@@ -976,15 +984,15 @@ def _reduce(s, everything):
     for ci in range(nc):
         locked[ci] = 0
     for t in range(s.sc[TRAIL]):
-        x = s.trail[t]
-        if s.rkind[x] == LEARNT:
-            locked[s.rdata[x]] = 1
+        x = s.trail[_ix(t)]
+        if s.rkind[_ix(x)] == LEARNT:
+            locked[s.rdata[_ix(x)]] = 1
     keys = s.cl_map
     count = 0
     for ci in range(nc):
-        if (locked[ci] == 0 and s.cl_lbd[ci] > TIER1 and s.cl_used[ci] == 0
-                and s.cl_start[ci] >= 0):
-            keys[count] = (s.cl_lbd[ci] << 32) + s.cl_size[ci]
+        if (locked[ci] == 0 and s.cl_lbd[_ix(ci)] > TIER1 and s.cl_used[_ix(ci)] == 0
+                and s.cl_start[_ix(ci)] >= 0):
+            keys[count] = (s.cl_lbd[_ix(ci)] << 32) + s.cl_size[_ix(ci)]
             count += 1
     drop = count * REDUCE_PERCENT // 100
     threshold = _select(keys, count, count - drop) if drop > 0 else 1 << 62
@@ -997,15 +1005,15 @@ def _reduce(s, everything):
     pos = 0
     for ci in range(nc):
         keep = locked[ci] != 0
-        used = s.cl_used[ci]
-        if s.cl_start[ci] < 0:  # subsumed: goes (never a reason)
+        used = s.cl_used[_ix(ci)]
+        if s.cl_start[_ix(ci)] < 0:  # subsumed: goes (never a reason)
             keep = False
         elif not keep and not everything:
-            lbd = s.cl_lbd[ci]
+            lbd = s.cl_lbd[_ix(ci)]
             if lbd <= TIER1 or used > 0:
                 keep = True
             else:
-                key = (lbd << 32) + s.cl_size[ci]
+                key = (lbd << 32) + s.cl_size[_ix(ci)]
                 if key < threshold:
                     keep = True
                 elif key == threshold:
@@ -1015,26 +1023,26 @@ def _reduce(s, everything):
                         keep = True
         s.cl_map[ci] = -1
         if keep:
-            st = s.cl_start[ci]
-            sz = s.cl_size[ci]
+            st = s.cl_start[_ix(ci)]
+            sz = s.cl_size[_ix(ci)]
             for k in range(sz):
-                s.arena[pos + k] = s.arena[st + k]
-            s.cl_start[j] = pos
-            s.cl_size[j] = sz
-            s.cl_lbd[j] = s.cl_lbd[ci]
-            s.cl_used[j] = used - 1 if used > 0 else 0
-            s.cl_pos[j] = s.cl_pos[ci]
+                s.arena[_ix(pos + k)] = s.arena[_ix(st + k)]
+            s.cl_start[_ix(j)] = pos
+            s.cl_size[_ix(j)] = sz
+            s.cl_lbd[_ix(j)] = s.cl_lbd[_ix(ci)]
+            s.cl_used[_ix(j)] = used - 1 if used > 0 else 0
+            s.cl_pos[_ix(j)] = s.cl_pos[_ix(ci)]
             s.cl_map[ci] = j
             pos += sz
             j += 1
     s.sc[NCLAUSES] = j
     s.sc[ARENA_LEN] = pos
     for t in range(s.sc[TRAIL]):
-        x = s.trail[t]
-        if s.rkind[x] == LEARNT:
-            s.rdata[x] = s.cl_map[s.rdata[x]]
+        x = s.trail[_ix(t)]
+        if s.rkind[_ix(x)] == LEARNT:
+            s.rdata[_ix(x)] = s.cl_map[s.rdata[_ix(x)]]
     for i in range(s.w_head.shape[0]):
-        s.w_head[i] = -1
+        s.w_head[_ix(i)] = -1
     for ci in range(j):
         _watch(s, ci)
     s.sc[REDUCES] += 1
@@ -1058,32 +1066,32 @@ def _fresh(s, m, V, node):
     s.sc[LUBY_U] = 1
     s.sc[LUBY_V] = 1
     for g in range(m.group_ptr.shape[0] - 1):
-        lo = m.group_ptr[g]
-        for i in range(m.group_ptr[g + 1] - lo):
-            c = m.group_cells[lo + i]
-            for k in range(m.cell_group_ptr[c], m.cell_group_ptr[c + 1]):
-                if m.cell_groups[k] == g:
-                    s.cg_pos[k] = i
-        size = m.group_ptr[g + 1] - lo
+        lo = m.group_ptr[_ix(g)]
+        for i in range(m.group_ptr[_ix(g + 1)] - lo):
+            c = m.group_cells[_ix(lo + i)]
+            for k in range(m.cell_group_ptr[_ix(c)], m.cell_group_ptr[_ix(c + 1)]):
+                if m.cell_groups[_ix(k)] == g:
+                    s.cg_pos[_ix(k)] = i
+        size = m.group_ptr[_ix(g + 1)] - lo
         full = ~np.uint64(0) if size >= 64 else (np.uint64(1) << np.uint64(size)) - np.uint64(1)
         for v in range(V):
-            s.place[g * V + v] = full
+            s.place[_ix(g * V + v)] = full
     every = ~np.uint64(0) if V >= 64 else (np.uint64(1) << np.uint64(V)) - np.uint64(1)
     for c in range(nc):
-        s.dom[c] = every
+        s.dom[_ix(c)] = every
         s.root[c] = node[c]
     for x in range(nv):
-        s.assign[x] = 0
-        s.act[x] = 0
-        s.phase[x] = -1
-        s.target[x] = 0
-        s.best[x] = 0
-        s.seen[x] = 0
-        s.hpos[x] = -1
+        s.assign[_ix(x)] = 0
+        s.act[_ix(x)] = 0
+        s.phase[_ix(x)] = -1
+        s.target[_ix(x)] = 0
+        s.best[_ix(x)] = 0
+        s.seen[_ix(x)] = 0
+        s.hpos[_ix(x)] = -1
     for i in range(s.stamp.shape[0]):
-        s.stamp[i] = 0
+        s.stamp[_ix(i)] = 0
     for i in range(s.w_head.shape[0]):
-        s.w_head[i] = -1
+        s.w_head[_ix(i)] = -1
     for x in range(nv):
         _heap_insert(s, x)
     for c in range(nc):
@@ -1094,7 +1102,7 @@ def _fresh(s, m, V, node):
         d = node[c]
         if d != 0 and (d & (d - np.uint64(1))) == 0:
             y = c * V + lowbit_index(d)
-            if s.assign[y] == 0:
+            if s.assign[_ix(y)] == 0:
                 _assign(s, m, V, y, 1, NONE, 0)
     s.sc[MODE] = CLAUSES
     return _propagate(s, m, V) < 0
@@ -1205,26 +1213,26 @@ def _subsume_latest(s, n, ci):
     watches when it meets them, the next reduction its literals. A clause that is the reason
     for a value now stays."""
     for i in range(n):
-        s.seen[s.toclear[i] >> 1] = (s.toclear[i] & 1) + 1
+        s.seen[_ix(s.toclear[_ix(i)] >> 1)] = (s.toclear[_ix(i)] & 1) + 1
     for d in range(max(0, ci - EAGER_SUBSUME), ci):
-        st = s.cl_start[d]
-        sz = s.cl_size[d]
+        st = s.cl_start[_ix(d)]
+        sz = s.cl_size[_ix(d)]
         if st < 0 or sz < n:
             continue
         hit = 0
         for k in range(st, st + sz):
-            q = s.arena[k]
-            if s.seen[q >> 1] == (q & 1) + 1:
+            q = s.arena[_ix(k)]
+            if s.seen[_ix(q >> 1)] == (q & 1) + 1:
                 hit += 1
         if hit < n:
             continue
-        y = s.arena[st] >> 1
-        if s.assign[y] != 0 and s.rkind[y] == LEARNT and s.rdata[y] == d:
+        y = s.arena[_ix(st)] >> 1
+        if s.assign[_ix(y)] != 0 and s.rkind[_ix(y)] == LEARNT and s.rdata[_ix(y)] == d:
             continue
-        s.cl_start[d] = -1 - st
+        s.cl_start[_ix(d)] = -1 - st
         s.sc[SUBSUMED] += 1
     for i in range(n):
-        s.seen[s.toclear[i] >> 1] = 0
+        s.seen[_ix(s.toclear[_ix(i)] >> 1)] = 0
 
 
 @kernel
@@ -1235,12 +1243,12 @@ def _rephase(s, m, V):
     kind = s.sc[REPHASES] & 3
     for x in range(s.phase.shape[0]):
         if kind == 0 or kind == 2:
-            if s.best[x] != 0:
-                s.phase[x] = s.best[x]
+            if s.best[_ix(x)] != 0:
+                s.phase[_ix(x)] = s.best[_ix(x)]
         elif kind == 1:
-            s.phase[x] = -1
+            s.phase[_ix(x)] = -1
         else:
-            s.phase[x] = 1
+            s.phase[_ix(x)] = 1
     if kind == 0 or kind == 2:
         s.sc[BEST_N] = 0
     s.sc[TARGET_N] = 0
@@ -1304,7 +1312,7 @@ def _fewest_candidates(s, V):
     best_a = -1
     one = np.uint64(1)
     for c in range(s.dom.shape[0]):
-        d = s.dom[c]
+        d = s.dom[_ix(c)]
         k = popcount(d)
         if k < 2 or k > best_n:
             continue
@@ -1312,21 +1320,21 @@ def _fewest_candidates(s, V):
         while d:
             y = c * V + lowbit_index(d)
             d &= d - one
-            if s.act[y] > a:
-                a = s.act[y]
+            if s.act[_ix(y)] > a:
+                a = s.act[_ix(y)]
         if k < best_n or a > best_a:
             best_c = c
             best_n = k
             best_a = a
     if best_c < 0:
         return -1
-    d = s.dom[best_c]
+    d = s.dom[_ix(best_c)]
     bx = -1
     ba = -1
     while d:
         y = best_c * V + lowbit_index(d)
         d &= d - one
-        score = s.act[y] + (ACT_LIMIT * 4 if s.phase[y] > 0 else 0)
+        score = s.act[_ix(y)] + (ACT_LIMIT * 4 if s.phase[_ix(y)] > 0 else 0)
         if score > ba:
             ba = score
             bx = y
@@ -1351,7 +1359,7 @@ def _decide(s, m, V):
         x = _fewest_candidates(s, V)
         if x < 0:  # no cell has two values left: anything unassigned (the heap is stale)
             for y in range(s.assign.shape[0]):
-                if s.assign[y] == 0:
+                if s.assign[_ix(y)] == 0:
                     x = y
                     break
         if x < 0:
@@ -1361,11 +1369,11 @@ def _decide(s, m, V):
         return 1
     while s.sc[HEAP] > 0:
         x = _heap_pop(s)
-        if s.assign[x] == 0:
+        if s.assign[_ix(x)] == 0:
             _new_level(s)
-            val = s.phase[x]
-            if s.sc[STABLE] != 0 and s.target[x] != 0:
-                val = s.target[x]
+            val = s.phase[_ix(x)]
+            if s.sc[STABLE] != 0 and s.target[_ix(x)] != 0:
+                val = s.target[_ix(x)]
             _assign(s, m, V, x, val, NONE, 0)
             return 1
     return 0
@@ -1415,7 +1423,7 @@ def _left_at_level_0(s, V, c):
         v = lowbit_index(d)
         d &= d - np.uint64(1)
         x = c * V + v
-        if s.assign[x] < 0 and s.level[x] == 0:
+        if s.assign[_ix(x)] < 0 and s.level[_ix(x)] == 0:
             left &= ~(np.uint64(1) << np.uint64(v))
     return left
 
