@@ -224,11 +224,13 @@ def _views(ws, m):
                  cg_pos, dom, place, root, node)
 
 
-# The indexes the search and the analysis load or compute go through ``_ix``. numba guards
-# a signed index against negative wrap-around (a shift, a mask and an add on every load)
-# and the engine's hot loops are mostly loads; an unsigned index has no guard. The engine
-# never indexes with a negative number. (A loop counter from 0 needs no cast: the compiler
-# sees it is never negative. benchmarks/README.md has what this gained.)
+# The engine's indexes go through ``_ix``: numba guards a signed index against negative
+# wrap-around (a shift, a mask and an add on every load), the per-conflict loops are mostly
+# loads, and an unsigned index has no guard. The engine never indexes with a negative
+# number. Code run once per node (``_start``, ``_assume``, ``_split``, ``_push_rest``, the
+# loop in ``search``) or per reduction (``_select``, ``_reduce``'s own arrays) indexes
+# plainly, as it did before: it runs too rarely to matter. benchmarks/README.md has what
+# this gained.
 _ix = np.uint64
 
 
