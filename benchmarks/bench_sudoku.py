@@ -8,13 +8,15 @@
 For each shared set, csolve solves the whole file (or a seeded sample) in one batch call with
 kernels warm and reports mean / median µs per puzzle (the kernel's cycle counter, scaled to the
 batch's wall time) and the batch's wall time per puzzle; with ``--rounds R`` each puzzle keeps
-its fastest of R batches and the wall time is the median batch. The peers solve a sample of the
-same puzzles in the same run, one at a time (CaDiCaL incremental: one encoding, the givens as
-assumptions, or with ``--sat-fresh`` a new solver per puzzle, the givens as unit clauses;
-CP-SAT: one model per puzzle, 1 worker). Every answer is validated. ``--engines``
-adds rows for other csolve search engines ("auto": the puzzle's own choice, which is the
-9x9 bitboard engine for 9x9, handing a puzzle to clause learning after 20,000 nodes; "dfs":
-the generic search over the default rules, alone; "learning": clause learning).
+its fastest of R batches and the wall time is the median batch; the timed solvers (each
+engine, and tdoku) take turns round by round, so a slow spell falls on each alike. The peers
+solve a sample of the same puzzles in the same run, one at a time (CaDiCaL incremental: one
+encoding, the givens as assumptions, or with ``--sat-fresh`` a new solver per puzzle, the
+givens as unit clauses; CP-SAT: one model per puzzle, 1 worker). Every answer is validated.
+``--engines`` adds rows for other csolve search engines ("auto": the puzzle's own choice,
+which is the 9x9 bitboard engine for 9x9, handing a puzzle to clause learning after 20,000
+nodes; "dfs": the generic search over the default rules, alone; "learning": clause
+learning).
 ``--tdoku-lib`` adds tdoku (a shared library built from its sources, not shipped here) on
 9x9 sets: every puzzle of the set, timed as csolve is (a numba loop calls its C function
 ``TdokuSolverDpllTriadSimd`` and reads the cycle counter around each call; each round's cycles
@@ -183,24 +185,31 @@ def cpsat(grid: np.ndarray, n: int, limit: int) -> tuple[np.ndarray | None, int]
     return (cb.sols[0] if cb.sols else None), len(cb.sols)
 
 
-def bench_csolve(sudoku, puzzles, limit: int, timeout: float, rounds: int,
-                 engine: str | None) -> dict:
-    """One batch per round (kernel loaded before the clock starts); each puzzle keeps its
-    fastest round, the wall time is the median round."""
-    list(solve_puzzles(sudoku, puzzles[:1], SolveOptions(limit=limit, engine=engine)))
-    walls, best = [], None
-    for _ in range(max(1, rounds)):
+class CsolveRounds:
+    """csolve's batch solver on a set, one round at a time (kernel loaded before the first
+    clock starts): each puzzle keeps its fastest round, the wall time is the median round."""
+
+    def __init__(self, sudoku, puzzles, limit: int, timeout: float, engine: str | None):
+        self.puzzles = puzzles
+        self.options = SolveOptions(limit=limit, timeout=timeout, engine=engine)
+        self.name = "csolve" if engine is None else f"csolve {engine}"
+        list(solve_puzzles(sudoku, puzzles[:1], SolveOptions(limit=limit, engine=engine)))
+        self.sudoku, self.walls, self.best, self.solved = sudoku, [], None, 0
+
+    def round(self) -> None:
         t0 = time.perf_counter()
-        results = list(solve_puzzles(sudoku, puzzles, SolveOptions(limit=limit, timeout=timeout,
-                                   engine=engine)))
-        walls.append(time.perf_counter() - t0)
-        us_round = np.array([r.seconds * 1e6 for r in results])
-        best = us_round if best is None else np.minimum(best, us_round)
-    us = best.tolist()
-    return dict(solver="csolve" if engine is None else f"csolve {engine}",
-                puzzles=len(puzzles), solved=sum(1 for r in results if r.solutions),
-                mean_us=statistics.fmean(us), median_us=statistics.median(us), max_us=max(us),
-                wall_us_per_puzzle=statistics.median(walls) / len(puzzles) * 1e6)
+        results = list(solve_puzzles(self.sudoku, self.puzzles, self.options))
+        self.walls.append(time.perf_counter() - t0)
+        us = np.array([r.seconds * 1e6 for r in results])
+        self.best = us if self.best is None else np.minimum(self.best, us)
+        self.solved = sum(1 for r in results if r.solutions)
+
+    def row(self) -> dict:
+        us = self.best.tolist()
+        return dict(solver=self.name, puzzles=len(self.puzzles), solved=self.solved,
+                    mean_us=statistics.fmean(us), median_us=statistics.median(us),
+                    max_us=max(us),
+                    wall_us_per_puzzle=statistics.median(self.walls) / len(self.puzzles) * 1e6)
 
 
 def tdoku_runner(lib_path: str):
@@ -227,39 +236,51 @@ def tdoku_runner(lib_path: str):
     return run
 
 
-def bench_tdoku(sudoku, run, puzzles, limit: int, rounds: int) -> dict:
-    """Every puzzle through tdoku, ``rounds`` times: each puzzle keeps its fastest round (its
-    cycles scaled to the round's wall time, as csolve's batch times are); the wall time is
-    the median round. Every solution is validated (tdoku returns one with limit 1 only)."""
-    n = len(puzzles)
-    text = "".join("".join(str(v) if v else "." for v in p.data) + "\0" for p in puzzles)
-    grid = np.frombuffer(text.encode("ascii"), np.uint8).reshape(n, 82).copy()
-    out = np.zeros((n, 82), np.uint8)
-    guesses = np.zeros(n, np.uint64)
-    counts = np.zeros(n, np.int64)
-    cycles = np.zeros(n, np.int64)
-    run(grid[:1], limit, out, guesses, counts, cycles)  # compile before any clock starts
-    walls, best = [], None
-    for _ in range(max(1, rounds)):
+class TdokuRounds:
+    """Every puzzle of a set through tdoku, one round at a time: each puzzle keeps its
+    fastest round (its cycles scaled to the round's wall time, as csolve's batch times are);
+    the wall time is the median round. Every solution is validated (tdoku returns one with
+    limit 1 only)."""
+
+    def __init__(self, sudoku, run, puzzles, limit: int):
+        n = len(puzzles)
+        text = "".join("".join(str(v) if v else "." for v in p.data) + "\0" for p in puzzles)
+        self.grid = np.frombuffer(text.encode("ascii"), np.uint8).reshape(n, 82).copy()
+        self.out = np.zeros((n, 82), np.uint8)
+        self.guesses = np.zeros(n, np.uint64)
+        self.counts = np.zeros(n, np.int64)
+        self.cycles = np.zeros(n, np.int64)
+        self.sudoku, self.run, self.puzzles, self.limit = sudoku, run, puzzles, limit
+        self.name, self.walls, self.best = "tdoku", [], None
+        self._call(self.grid[:1])  # compile before any clock starts
+
+    def _call(self, grid: np.ndarray) -> None:
+        self.run(grid, self.limit, self.out, self.guesses, self.counts, self.cycles)
+
+    def round(self) -> None:
         t0 = time.perf_counter()
-        run(grid, limit, out, guesses, counts, cycles)
+        self._call(self.grid)
         wall = time.perf_counter() - t0
-        walls.append(wall)
-        us = cycles * (wall * 1e6 / max(1, int(cycles.sum())))
-        best = us if best is None else np.minimum(best, us)
-    solved = 0
-    for k, p in enumerate(puzzles):
-        if counts[k] < 1:
-            continue
-        if limit == 1:
-            sol = np.frombuffer(out[k, :81].tobytes(), np.uint8).astype(np.int64) - ord("0")
-            if sudoku.validate(p, sol):
+        self.walls.append(wall)
+        us = self.cycles * (wall * 1e6 / max(1, int(self.cycles.sum())))
+        self.best = us if self.best is None else np.minimum(self.best, us)
+
+    def row(self) -> dict:
+        solved = 0
+        for k, p in enumerate(self.puzzles):
+            if self.counts[k] < 1:
                 continue
-        solved += 1
-    return dict(solver="tdoku", puzzles=n, solved=solved, mean_us=float(best.mean()),
-                median_us=float(np.median(best)), max_us=float(best.max()),
-                wall_us_per_puzzle=statistics.median(walls) / n * 1e6,
-                guesses=float(guesses.mean()))
+            if self.limit == 1:
+                sol = (np.frombuffer(self.out[k, :81].tobytes(), np.uint8).astype(np.int64)
+                       - ord("0"))
+                if self.sudoku.validate(p, sol):
+                    continue
+            solved += 1
+        n = len(self.puzzles)
+        return dict(solver="tdoku", puzzles=n, solved=solved, mean_us=float(self.best.mean()),
+                    median_us=float(np.median(self.best)), max_us=float(self.best.max()),
+                    wall_us_per_puzzle=statistics.median(self.walls) / n * 1e6,
+                    guesses=float(self.guesses.mean()))
 
 
 def bench_set(sudoku, path: Path, sample: int, peer_sample: int, limit: int, timeout: float,
@@ -269,15 +290,18 @@ def bench_set(sudoku, path: Path, sample: int, peer_sample: int, limit: int, tim
     puzzles = sudoku.parse(path.read_text(), path.name)
     if sample and len(puzzles) > sample:
         puzzles = sorted(rng.sample(puzzles, sample), key=lambda p: p.index)
-    rows = []
-    for engine in engines:
-        if engine == "dfs" and puzzles and puzzles[0].meta["n"] != 9:
-            continue  # every size but 9x9 is searched by the generic engine anyway
-        row = bench_csolve(sudoku, puzzles, limit, timeout, rounds,
-                           None if engine == "auto" else engine)
-        rows.append(dict(set=path.name, **row))
+    timed = [CsolveRounds(sudoku, puzzles, limit, timeout, None if e == "auto" else e)
+             for e in engines
+             # every size but 9x9 is searched by the generic engine anyway
+             if not (e == "dfs" and puzzles and puzzles[0].meta["n"] != 9)]
     if tdoku is not None and puzzles and puzzles[0].meta["n"] == 9:
-        rows.append(dict(set=path.name, **bench_tdoku(sudoku, tdoku, puzzles, limit, rounds)))
+        timed.append(TdokuRounds(sudoku, tdoku, puzzles, limit))
+    # the solvers take turns, round by round, so that a slow spell of a shared machine
+    # falls on each of them alike and each puzzle's fastest round is fair to both
+    for _ in range(max(1, rounds)):
+        for solver in timed:
+            solver.round()
+    rows = [dict(set=path.name, **solver.row()) for solver in timed]
     peers = puzzles if len(puzzles) <= peer_sample else rng.sample(puzzles, peer_sample)
     if not peers:
         return rows
