@@ -194,7 +194,7 @@ class CsolveRounds:
         self.options = SolveOptions(limit=limit, timeout=timeout, engine=engine)
         self.name = "csolve" if engine is None else f"csolve {engine}"
         list(solve_puzzles(sudoku, puzzles[:1], SolveOptions(limit=limit, engine=engine)))
-        self.sudoku, self.walls, self.best, self.solved = sudoku, [], None, 0
+        self.sudoku, self.walls, self.best, self.solved, self.results = sudoku, [], None, 0, []
 
     def round(self) -> None:
         t0 = time.perf_counter()
@@ -202,6 +202,7 @@ class CsolveRounds:
         self.walls.append(time.perf_counter() - t0)
         us = np.array([r.seconds * 1e6 for r in results])
         self.best = us if self.best is None else np.minimum(self.best, us)
+        self.results = results
         self.solved = sum(1 for r in results if r.solutions)
 
     def row(self) -> dict:
@@ -283,6 +284,14 @@ class TdokuRounds:
                     guesses=float(self.guesses.mean()))
 
 
+def take_turns(timed: list, rounds: int) -> None:
+    """One round of each solver in turn, ``rounds`` times over: a slow spell of a shared
+    machine then falls on each of them alike, and each puzzle's fastest round is fair to all."""
+    for _ in range(max(1, rounds)):
+        for solver in timed:
+            solver.round()
+
+
 def bench_set(sudoku, path: Path, sample: int, peer_sample: int, limit: int, timeout: float,
               rng: random.Random, rounds: int = 1, engines: tuple[str, ...] = ("auto",),
               sat_solver: str = "cadical153", sat_fresh: bool = False,
@@ -296,11 +305,7 @@ def bench_set(sudoku, path: Path, sample: int, peer_sample: int, limit: int, tim
              if not (e == "dfs" and puzzles and puzzles[0].meta["n"] != 9)]
     if tdoku is not None and puzzles and puzzles[0].meta["n"] == 9:
         timed.append(TdokuRounds(sudoku, tdoku, puzzles, limit))
-    # the solvers take turns, round by round, so that a slow spell of a shared machine
-    # falls on each of them alike and each puzzle's fastest round is fair to both
-    for _ in range(max(1, rounds)):
-        for solver in timed:
-            solver.round()
+    take_turns(timed, rounds)
     rows = [dict(set=path.name, **solver.row()) for solver in timed]
     peers = puzzles if len(puzzles) <= peer_sample else rng.sample(puzzles, peer_sample)
     if not peers:
