@@ -194,7 +194,11 @@ class CsolveRounds:
         self.options = SolveOptions(limit=limit, timeout=timeout, engine=engine)
         self.name = "csolve" if engine is None else f"csolve {engine}"
         list(solve_puzzles(sudoku, puzzles[:1], SolveOptions(limit=limit, engine=engine)))
-        self.sudoku, self.walls, self.best, self.solved, self.results = sudoku, [], None, 0, []
+        self.sudoku = sudoku
+        self.walls: list[float] = []
+        self.best: np.ndarray | None = None
+        self.results: list = []  # the last round's, for checking
+        self.solved = 0
 
     def round(self) -> None:
         t0 = time.perf_counter()
@@ -251,8 +255,13 @@ class TdokuRounds:
         self.guesses = np.zeros(n, np.uint64)
         self.counts = np.zeros(n, np.int64)
         self.cycles = np.zeros(n, np.int64)
-        self.sudoku, self.run, self.puzzles, self.limit = sudoku, run, puzzles, limit
-        self.name, self.walls, self.best = "tdoku", [], None
+        self.sudoku = sudoku
+        self.run = run
+        self.puzzles = puzzles
+        self.limit = limit
+        self.name = "tdoku"
+        self.walls: list[float] = []
+        self.best: np.ndarray | None = None
         self._call(self.grid[:1])  # compile before any clock starts
 
     def _call(self, grid: np.ndarray) -> None:
@@ -278,7 +287,7 @@ class TdokuRounds:
                     continue
             solved += 1
         n = len(self.puzzles)
-        return dict(solver="tdoku", puzzles=n, solved=solved, mean_us=float(self.best.mean()),
+        return dict(solver=self.name, puzzles=n, solved=solved, mean_us=float(self.best.mean()),
                     median_us=float(np.median(self.best)), max_us=float(self.best.max()),
                     wall_us_per_puzzle=statistics.median(self.walls) / n * 1e6,
                     guesses=float(self.guesses.mean()))
@@ -356,7 +365,8 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=60.0, help="csolve seconds per puzzle")
     ap.add_argument("--sets", default="", help="comma-separated file names (default: all)")
     ap.add_argument("--rounds", type=int, default=1,
-                    help="csolve batches per set: each puzzle keeps its fastest time")
+                    help="rounds per set for each timed solver (csolve engines, tdoku), "
+                    "taken in turn: each puzzle keeps its fastest time")
     ap.add_argument("--engines", default="auto",
                     help="csolve engines, comma-separated: auto (the default choice), dfs, ...")
     ap.add_argument("--sat-solver", default="cadical153",
