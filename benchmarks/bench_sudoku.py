@@ -185,36 +185,46 @@ def cpsat(grid: np.ndarray, n: int, limit: int) -> tuple[np.ndarray | None, int]
     return (cb.sols[0] if cb.sols else None), len(cb.sols)
 
 
-class CsolveRounds:
-    """csolve's batch solver on a set, one round at a time (kernel loaded before the first
-    clock starts): each puzzle keeps its fastest round, the wall time is the median round."""
+class TimedRounds:
+    """What every timed solver keeps over its rounds: each puzzle's fastest time (µs) and
+    each round's wall time, summed up the same way for all of them."""
 
-    def __init__(self, sudoku, puzzles, limit: int, timeout: float, engine: str | None):
+    def __init__(self, name: str, puzzles):
+        self.name = name
         self.puzzles = puzzles
-        self.options = SolveOptions(limit=limit, timeout=timeout, engine=engine)
-        self.name = "csolve" if engine is None else f"csolve {engine}"
-        list(solve_puzzles(sudoku, puzzles[:1], SolveOptions(limit=limit, engine=engine)))
-        self.sudoku = sudoku
         self.walls: list[float] = []
         self.best: np.ndarray | None = None
-        self.results: list = []  # the last round's, for checking
-        self.solved = 0
+
+    def keep(self, us: np.ndarray, wall: float) -> None:
+        self.walls.append(wall)
+        self.best = us if self.best is None else np.minimum(self.best, us)
+
+    def timing(self) -> dict:
+        n = len(self.puzzles)
+        return dict(solver=self.name, puzzles=n, mean_us=float(self.best.mean()),
+                    median_us=float(np.median(self.best)), max_us=float(self.best.max()),
+                    wall_us_per_puzzle=statistics.median(self.walls) / n * 1e6)
+
+
+class CsolveRounds(TimedRounds):
+    """csolve's batch solver on a set, one round at a time (kernel loaded before the first
+    clock starts)."""
+
+    def __init__(self, sudoku, puzzles, limit: int, timeout: float, engine: str | None):
+        super().__init__("csolve" if engine is None else f"csolve {engine}", puzzles)
+        self.sudoku = sudoku
+        self.options = SolveOptions(limit=limit, timeout=timeout, engine=engine)
+        self.results: list = []  # the last round's
+        list(solve_puzzles(sudoku, puzzles[:1], SolveOptions(limit=limit, engine=engine)))
 
     def round(self) -> None:
         t0 = time.perf_counter()
-        results = list(solve_puzzles(self.sudoku, self.puzzles, self.options))
-        self.walls.append(time.perf_counter() - t0)
-        us = np.array([r.seconds * 1e6 for r in results])
-        self.best = us if self.best is None else np.minimum(self.best, us)
-        self.results = results
-        self.solved = sum(1 for r in results if r.solutions)
+        self.results = list(solve_puzzles(self.sudoku, self.puzzles, self.options))
+        wall = time.perf_counter() - t0
+        self.keep(np.array([r.seconds * 1e6 for r in self.results]), wall)
 
     def row(self) -> dict:
-        us = self.best.tolist()
-        return dict(solver=self.name, puzzles=len(self.puzzles), solved=self.solved,
-                    mean_us=statistics.fmean(us), median_us=statistics.median(us),
-                    max_us=max(us),
-                    wall_us_per_puzzle=statistics.median(self.walls) / len(self.puzzles) * 1e6)
+        return dict(self.timing(), solved=sum(1 for r in self.results if r.solutions))
 
 
 def tdoku_runner(lib_path: str):
@@ -241,13 +251,13 @@ def tdoku_runner(lib_path: str):
     return run
 
 
-class TdokuRounds:
-    """Every puzzle of a set through tdoku, one round at a time: each puzzle keeps its
-    fastest round (its cycles scaled to the round's wall time, as csolve's batch times are);
-    the wall time is the median round. Every solution is validated (tdoku returns one with
-    limit 1 only)."""
+class TdokuRounds(TimedRounds):
+    """Every puzzle of a set through tdoku, one round at a time, its cycles scaled to the
+    round's wall time (as csolve's batch times are). Every solution is validated (tdoku
+    returns one with limit 1 only)."""
 
     def __init__(self, sudoku, run, puzzles, limit: int):
+        super().__init__("tdoku", puzzles)
         n = len(puzzles)
         text = "".join("".join(str(v) if v else "." for v in p.data) + "\0" for p in puzzles)
         self.grid = np.frombuffer(text.encode("ascii"), np.uint8).reshape(n, 82).copy()
@@ -257,11 +267,7 @@ class TdokuRounds:
         self.cycles = np.zeros(n, np.int64)
         self.sudoku = sudoku
         self.run = run
-        self.puzzles = puzzles
         self.limit = limit
-        self.name = "tdoku"
-        self.walls: list[float] = []
-        self.best: np.ndarray | None = None
         self._call(self.grid[:1])  # compile before any clock starts
 
     def _call(self, grid: np.ndarray) -> None:
@@ -271,9 +277,7 @@ class TdokuRounds:
         t0 = time.perf_counter()
         self._call(self.grid)
         wall = time.perf_counter() - t0
-        self.walls.append(wall)
-        us = self.cycles * (wall * 1e6 / max(1, int(self.cycles.sum())))
-        self.best = us if self.best is None else np.minimum(self.best, us)
+        self.keep(self.cycles * (wall * 1e6 / max(1, int(self.cycles.sum()))), wall)
 
     def row(self) -> dict:
         solved = 0
@@ -286,11 +290,7 @@ class TdokuRounds:
                 if self.sudoku.validate(p, sol):
                     continue
             solved += 1
-        n = len(self.puzzles)
-        return dict(solver=self.name, puzzles=n, solved=solved, mean_us=float(self.best.mean()),
-                    median_us=float(np.median(self.best)), max_us=float(self.best.max()),
-                    wall_us_per_puzzle=statistics.median(self.walls) / n * 1e6,
-                    guesses=float(self.guesses.mean()))
+        return dict(self.timing(), solved=solved, guesses=float(self.guesses.mean()))
 
 
 def take_turns(timed: list, rounds: int) -> None:
