@@ -75,9 +75,9 @@ def test_solve_line_output_is_validated(capsys, sudoku):
         assert sudoku.validate(p, sol.data) == []
 
 
-@pytest.mark.parametrize("escalate, moved", [(None, 2), ("0", 0), ("1000000", 0)])
+@pytest.mark.parametrize("escalate, moved", [(None, 3), ("0", 0), ("1000000", 0)])
 def test_escalate_after_option(capsys, sudoku, escalate, moved):
-    """Two of the bundled evil 16x16 puzzles need more than the default budget of
+    """Three of the bundled evil 16x16 puzzles need more than the default budget of
     depth-first nodes and move to the learning engine; ``--escalate-after 0`` (never) or a
     budget above their needs keeps them on depth-first search."""
     path = str(PUZZLES / "sudoku" / "16x16-generated-minimal.txt")

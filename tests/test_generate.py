@@ -481,3 +481,29 @@ def test_a_billion_puzzles_start_at_once_with_the_seeds_spawn_gives():
     for g in first_two:
         r = solve_one(str8ts, g.puzzle, SolveOptions(limit=2))
         assert r.count == 1 and str8ts.validate(g.puzzle, r.solutions[0]) == []
+
+
+GENERATE_COMMAND = re.compile(r"csolve generate (\w+)((?: --[\w-]+ [^\s)]+)+)")
+SLOW_TO_MAKE = {"16x16-generated-minimal.txt"}
+
+
+def _made_by_csolve() -> list:
+    files = sorted(PUZZLES.glob("*/*.txt"))
+    made = [f for f in files if GENERATE_COMMAND.search(f.read_text())]
+    return [pytest.param(f, id=f"{f.parent.name}/{f.name}",
+                         marks=[pytest.mark.slow] if f.name in SLOW_TO_MAKE else [])
+            for f in made]
+
+
+@pytest.mark.parametrize("path", _made_by_csolve())
+def test_bundled_files_are_what_their_header_commands_make(path):
+    """A bundled file that names the commands that made it says so truly: the same seed and
+    options still make the same puzzles (the generator's promise of reproducibility)."""
+    lines = path.read_text().splitlines()
+    header = "\n".join(line for line in lines if line.startswith("#"))
+    made = []
+    for kind, options in GENERATE_COMMAND.findall(header):
+        r = _cli("generate", kind, *options.split())
+        assert r.returncode == 0, r.stderr
+        made += r.stdout.splitlines()
+    assert made == [line for line in lines if line and not line.startswith("#")]

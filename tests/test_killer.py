@@ -25,6 +25,10 @@ BLOCKS = PUZZLES / "killer" / "blocks.txt"
 OPEN_4 = "AABB/CCDD/EEFF/GGHH A=3 B=7 C=7 D=3 E=3 F=7 G=7 H=3"
 
 
+def _first_puzzle_line(path) -> str:
+    return next(ln for ln in path.read_text().splitlines() if ln and not ln.startswith("#"))
+
+
 def brute_force_killer(killer, p) -> int:
     """Solutions of a 4x4 Killer: every 4x4 Sudoku grid (rows of distinct digits, pruned on
     columns and boxes) checked by the validator; no csolve search."""
@@ -184,7 +188,7 @@ def test_the_sum_rule_is_kept_whatever_rules_are_chosen(killer):
 
 
 def test_a_wrong_solution_is_refused(killer):
-    (p,) = killer.parse(SMALL.read_text().splitlines()[2] + "\n", "<s>")
+    (p,) = killer.parse(_first_puzzle_line(SMALL) + "\n", "<s>")
     r = solve_one(killer, p, SolveOptions(limit=1))
     bad = r.solutions[0].copy()
     bad[[0, 1]] = bad[[1, 0]]
@@ -252,7 +256,7 @@ def test_impossible_cage_sum_is_refused(killer):
 def test_render_shows_the_cage_sums(killer):
     from rich.console import Console
 
-    (p,) = killer.parse(SMALL.read_text().splitlines()[2] + "\n", "<s>")
+    (p,) = killer.parse(_first_puzzle_line(SMALL) + "\n", "<s>")
     console = Console(width=100, record=True, color_system=None)
     console.print(killer.render(p, None))
     text = console.export_text()
