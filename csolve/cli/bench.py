@@ -10,7 +10,9 @@ from csolve.cli.app import app, examples
 
 _BACKENDS = ("Comma-separated backends, or 'all'. Built in: serial, locked-pool, coarse-lock, "
              "message-passing, work-stealing, static-partition, path-stack, interleave, "
-             "process-pool, conflict-lock (plugins may add more: see list-backends).")
+             "process-pool, conflict-lock, and ray with the ray extra (plugins may add more: "
+             "see list-backends). 'all' is every one installed: with Ray installed it starts "
+             "a local Ray cluster.")
 
 #: seconds under which a run's time is mostly fixed costs (threads started, kernels called)
 SHORT_RUN_S = 0.05
