@@ -104,11 +104,19 @@ def find_solution(ptype: PuzzleType, puzzle: Puzzle, timeout: float | None = Non
 
     r = solve_one(ptype, puzzle, SolveOptions(limit=2, timeout=timeout or None))
     if r.status is Status.TIMEOUT:
-        raise _timed_out(puzzle, timeout)
+        raise timed_out(puzzle, timeout)
     return r.count, (r.solutions[0] if r.solutions else None)
 
 
-def _timed_out(puzzle: Puzzle, timeout: float | None) -> SearchTimeoutError:
+def check_time(puzzle: Puzzle, started: float, timeout: float | None) -> None:
+    """Between steps: past ``timeout`` seconds since ``started`` (``time.monotonic()``),
+    the time-out error."""
+    if timeout and time.monotonic() - started > timeout:
+        raise timed_out(puzzle, timeout)
+
+
+def timed_out(puzzle: Puzzle, timeout: float | None) -> SearchTimeoutError:
+    """The error for ``puzzle`` past ``--timeout`` (the CLI reports it as a time-out, exit 3)."""
     return SearchTimeoutError(f"{puzzle.where}: timeout: no answer within {timeout:g} s")
 
 
@@ -219,8 +227,7 @@ def _explained(ptype: PuzzleType, puzzle: Puzzle, tactics: Sequence[str] | None,
     steps = []
     for step in st.steps(limit):
         steps.append(step)
-        if timeout and time.monotonic() - started > timeout:
-            raise _timed_out(puzzle, timeout)
+        check_time(puzzle, started, timeout)
     return Explanation(steps, rate_steps(steps, min(count, 2), ptype), count, solution, st)
 
 

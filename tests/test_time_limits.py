@@ -79,24 +79,48 @@ def run_cli(capsys, *args: str) -> tuple[int, str, str]:
     return run_program(*args)
 
 
-@pytest.mark.parametrize("command", ["explain", "rate", "hint"])
-def test_explain_and_rate_keep_the_time_limit_while_searching(tmp_path, frisch, monkeypatch,
-                                                             command):
-    """Frisch's puzzle: its search (batch kernel, then the learning engine) looks at the
-    replaced clocks, which say "time is up" at once."""
+def _time_is_up_at_once(monkeypatch) -> None:
+    """The search's clocks say "time is up" at once (the batch kernel's watcher: two hours
+    a look)."""
     monkeypatch.setattr(SearchJob, "timed_out", lambda self: True)
-    ticks = itertools.count(0.0, 7200.0)  # the batch kernel's watcher: two hours a look
+    ticks = itertools.count(0.0, 7200.0)
     monkeypatch.setattr(csolve.batch, "_now", lambda: next(ticks))
+
+
+@pytest.mark.parametrize("command,output,done", [
+    ("explain", "json", "explained"), ("rate", "json", "rated"), ("hint", "json", "given a hint"),
+    ("explain", "svg", "explained"), ("explain", "html", "explained")])
+def test_explain_and_rate_keep_the_time_limit_while_searching(tmp_path, frisch, monkeypatch,
+                                                             command, output, done):
+    """Frisch's puzzle: its search (batch kernel, then the learning engine) looks at the
+    replaced clocks, which say "time is up" at once. stderr says so too: the output may be
+    a file."""
+    _time_is_up_at_once(monkeypatch)
     path = tmp_path / "frisch.txt"
     path.write_text(" ".join(str(int(v)) for v in frisch.data) + "\n")
     code, out, err = run_program(command, "sudoku", str(path), "--timeout", "60",
-                                 "--output", "json")
+                                 "--output", output)
     assert code == 3, err
-    objs = [json.loads(line) for line in out.splitlines()]
-    assert objs == [{"puzzle": 1, "line": 1, "status": "timeout"}]
+    assert f"csolve: 1 of 1 puzzle not {done} within --timeout 60 s" in err
+    if output == "json":
+        objs = [json.loads(line) for line in out.splitlines()]
+        assert objs == [{"puzzle": 1, "line": 1, "status": "timeout"}]
+    elif output == "svg":  # the puzzle drawn as given, inside the one document
+        assert out.count("<svg") == 2
+    else:  # and on a page, under a heading that says why
+        assert out.count("<svg") == 1 and f"<h2>{path}:1: timeout</h2>" in out
 
 
-@pytest.mark.parametrize("command", ["explain", "rate"])
+def test_render_solve_keeps_the_time_limit(tmp_path, frisch, monkeypatch):
+    _time_is_up_at_once(monkeypatch)
+    path = tmp_path / "frisch.txt"
+    path.write_text(" ".join(str(int(v)) for v in frisch.data) + "\n")
+    code, out, err = run_program("render", "sudoku", str(path), "--solve", "--timeout", "60")
+    assert code == 3, err
+    assert f"{path}:1: not solved: timeout, drawn as given" in err and "<svg" in out
+
+
+@pytest.mark.parametrize("command", ["explain", "rate", "explain-html"])
 def test_explain_and_rate_keep_the_time_limit_while_stepping(capsys, monkeypatch, command):
     """The clock the steps are timed by jumps an hour at each look: the first puzzle's
     search is done (no time limit reached there), its steps are not."""
@@ -111,14 +135,18 @@ def test_explain_and_rate_keep_the_time_limit_while_stepping(capsys, monkeypatch
 
     monkeypatch.setattr(grading, "time", Clock())
     hard = str(PUZZLES / "sudoku" / "9x9-hard.txt")
+    command, output = (command, "line") if command != "explain-html" else ("explain", "html")
     code, out, err = run_cli(capsys, command, "sudoku", hard, "--timeout", "60",
-                             "--output", "line")
+                             "--output", output)
     assert code == 3, err
-    lines = out.splitlines()
-    assert len(lines) == 5 and all("timeout" in line for line in lines)
-    if command == "rate":  # its lines say only "timeout": stderr says which limit
-        assert "csolve: 5 of 5 puzzles not rated within --timeout 60 s" in err
-    code, out, _ = run_cli(capsys, command, "sudoku", hard, "--output", "line")
+    done = "rated" if command == "rate" else "explained"
+    assert f"csolve: 5 of 5 puzzles not {done} within --timeout 60 s" in err
+    if output == "html":  # each puzzle drawn as given, none of its steps
+        assert out.count(": timeout</h2>") == 5 and " step 1: " not in out
+    else:
+        lines = out.splitlines()
+        assert len(lines) == 5 and all("timeout" in line for line in lines)
+    code, out, _ = run_cli(capsys, command, "sudoku", hard, "--output", output)
     assert code == 0 and "timeout" not in out  # no --timeout: no clock
 
 

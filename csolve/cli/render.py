@@ -49,14 +49,16 @@ def render(
     = PictureOutput.svg,
     fmt: FormatOpt = None,
     box: BoxOpt = None,
+    timeout: Annotated[float | None, typer.Option(
+        "--timeout", min=0.0, help="With --solve: seconds per puzzle; one past it is drawn "
+        "as given, exit 3.")] = None,
 ) -> None:
     """Draw the puzzles of FILE (and their solutions with --solve) as SVG or HTML on stdout."""
     from csolve.cli.common import load_puzzles
-    from csolve.errors import ExitCode
 
     ptype, puzzles = load_puzzles(puzzle, file, fmt, box)
     ptype.check_many(puzzles)
-    results = _solved(ptype, puzzles) if solve else [None] * len(puzzles)
+    results = _solved(ptype, puzzles, timeout) if solve else [None] * len(puzzles)
     pairs = [(p, r.solutions[0] if r is not None and r.solutions else None)
              for p, r in zip(puzzles, results, strict=True)]
     notes = ["" if r is None or r.solutions else f"not solved: {r.status.value}"
@@ -66,8 +68,10 @@ def render(
     for p, note in zip(puzzles, notes, strict=True):  # an SVG cannot say it
         if note:
             sys.stderr.write(f"{p.where}: {note}, drawn as given\n")
-    if any(notes):
-        raise typer.Exit(int(ExitCode.NO_SOLUTION))
+    worst = max((r.status for r in results if r is not None and not r.solutions),
+                key=lambda status: status.severity, default=None)
+    if worst is not None:
+        raise typer.Exit(int(worst.exit_code))
 
 
 def pictures(ptype, pairs, output: str = "svg", notes=None) -> str:
@@ -85,10 +89,10 @@ def pictures(ptype, pairs, output: str = "svg", notes=None) -> str:
         [svg for _, svg, _ in items], title=title)
 
 
-def _solved(ptype, puzzles):
+def _solved(ptype, puzzles, timeout: float | None = None):
     from csolve.solver import SolveOptions, solve_puzzles
 
-    return list(solve_puzzles(ptype, puzzles, SolveOptions(limit=1)))
+    return list(solve_puzzles(ptype, puzzles, SolveOptions(limit=1, timeout=timeout or None)))
 
 
 def _emit(output: PictureOutput | ExplainOutput, title: str,
@@ -102,21 +106,24 @@ def _emit(output: PictureOutput | ExplainOutput, title: str,
     sys.stdout.flush()
 
 
-def step_pictures(ptype, puzzle, tactics: tuple[str, ...] | None
+def step_pictures(ptype, puzzle, tactics: tuple[str, ...] | None, timeout: float | None = None
                   ) -> tuple[list[tuple[str, str, str]], int]:
     """(heading, SVG, note) for each step of the explanation of ``puzzle``, the candidates
-    as they were before the step, then the solved grid; and the number of solutions (0-2)."""
-    from csolve.grading import find_solution, stepper
+    as they were before the step, then the solved grid; and the number of solutions (0-2).
+    Past ``timeout`` seconds for the search and the steps together: SearchTimeoutError."""
+    from csolve import grading
     from csolve.logic import LABELS
 
-    count, solution = find_solution(ptype, puzzle)
-    st = stepper(ptype, puzzle, tactics, solution, unique=count == 1)  # guesses follow it
+    started = grading.time.monotonic()  # the clock grading's steps are timed by
+    count, solution = grading.find_solution(ptype, puzzle, timeout)
+    st = grading.stepper(ptype, puzzle, tactics, solution, unique=count == 1)  # guesses follow it
     items = []
     while True:
         before, placed = list(st.board.cand), list(st.board.placed)
         step = st.next_step()
         if step is None:
             break
+        grading.check_time(puzzle, started, timeout)
         heading = f"{puzzle.where} step {len(items) + 1}: {LABELS.get(step.tactic, step.tactic)}"
         items.append((heading, ptype.to_svg(puzzle, None, step, candidates=before,
                                             placed=placed), ""))
@@ -130,20 +137,30 @@ def step_pictures(ptype, puzzle, tactics: tuple[str, ...] | None
 
 
 def explain_pictures(kind: str, file: str, tactics: str | None, output: ExplainOutput,
-                     fmt: str | None, box: str | None = None) -> int:
-    """``csolve explain --output svg|html``: the pictures of every step of every puzzle."""
+                     fmt: str | None, box: str | None = None,
+                     timeout: float | None = None) -> int:
+    """``csolve explain --output svg|html``: the pictures of every step of every puzzle; a
+    puzzle past ``timeout`` is drawn as given, with a note (and a line on stderr)."""
     from csolve.cli.common import load_puzzles
-    from csolve.cli.tactics import parse_tactics
-    from csolve.errors import ExitCode
+    from csolve.cli.tactics import parse_tactics, say_late
+    from csolve.errors import ExitCode, SearchTimeoutError
 
     ptype, puzzles = load_puzzles(kind, file, fmt, box)
     chosen = parse_tactics(tactics)
     items: list[tuple[str, str, str]] = []
     code = ExitCode.OK
+    late = 0
     for p in puzzles:
-        pictures, count = step_pictures(ptype, p, chosen)
+        try:
+            pictures, count = step_pictures(ptype, p, chosen, timeout)
+        except SearchTimeoutError as error:
+            late += 1
+            code = max(code, ExitCode.TIMEOUT)
+            items.append((f"{p.where}: timeout", ptype.to_svg(p, None), str(error)))
+            continue
         items += pictures
         if count == 0:
-            code = ExitCode.NO_SOLUTION
+            code = max(code, ExitCode.NO_SOLUTION)
     _emit(output, f"{puzzles[0].source}: step by step", items)
+    say_late(late, len(puzzles), timeout, "explained")
     return int(code)

@@ -104,18 +104,20 @@ def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | 
     out = output or default_output()
     con = Console(highlight=False, soft_wrap=True, emoji=False)
     code = ExitCode.OK
+    late = 0
     for p in puzzles:
         try:
             e = explain_puzzle(ptype, p, chosen, limit, timeout)
-        except SearchTimeoutError as late:
-            code = ExitCode.TIMEOUT
+        except SearchTimeoutError as error:
+            code = max(code, ExitCode.TIMEOUT)
+            late += 1
             con.print(json.dumps({"puzzle": p.index + 1, "line": p.line, "status": "timeout"})
-                      if out is Output.json else str(late), markup=False)
+                      if out is Output.json else str(error), markup=False)
             continue
         st, steps, rating, count, solution = e.stepper, e.steps, e.rating, e.solutions, e.solution
         namer = st.board.namer
         if count == 0:
-            code = ExitCode.NO_SOLUTION
+            code = max(code, ExitCode.NO_SOLUTION)
             if limit is not None:  # a hint on a puzzle with no solution: that it has none
                 steps = []
         if out is Output.json:
@@ -165,7 +167,18 @@ def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | 
                           f"{rating.level}")
             con.print(ptype.render(p, ptype.decode(p, st.masks()) if st.board.solved()
                                    else solution))
+    say_late(late, len(puzzles), timeout, "explained" if limit is None else "given a hint")
     return int(code)
+
+
+def say_late(late: int, total: int, timeout: float | None, done: str) -> None:
+    """On stderr, how many puzzles ran past ``--timeout``: the output may be a file or a
+    pipe, where its own "timeout" lines would not reach the person."""
+    if late:
+        import sys
+
+        sys.stderr.write(f"csolve: {late:,} of {counted(total, 'puzzle')} not {done} "
+                         f"within --timeout {timeout:g} s\n")
 
 
 @app.command(epilog=examples(
@@ -186,7 +199,7 @@ def explain(
     if output in (ExplainOutput.svg, ExplainOutput.html):
         from csolve.cli.render import explain_pictures
 
-        raise typer.Exit(explain_pictures(puzzle, file, tactics, output, fmt, box))
+        raise typer.Exit(explain_pictures(puzzle, file, tactics, output, fmt, box, timeout))
     code = explain_puzzles(puzzle, file, tactics, output and Output(output.value), fmt,
                            timeout=timeout, box=box)
     if code:
@@ -252,7 +265,7 @@ def rate(
         try:
             r = rate_puzzle(ptype, p, chosen, timeout)
         except SearchTimeoutError:
-            code = ExitCode.TIMEOUT
+            code = max(code, ExitCode.TIMEOUT)
             late += 1
             if out is Output.json:
                 con.print(json.dumps({"puzzle": p.index + 1, "line": p.line,
@@ -263,7 +276,7 @@ def rate(
                 table.add_row(str(p.line), "timeout", "-", "-", "-")
             continue
         if r.solutions == 0:
-            code = ExitCode.NO_SOLUTION
+            code = max(code, ExitCode.NO_SOLUTION)
         levels[r.level] += 1
         if out is Output.json:
             con.print(json.dumps({"puzzle": p.index + 1, "line": p.line, **r.to_json()}),
@@ -278,10 +291,6 @@ def rate(
         if len(puzzles) > 1:
             con.print(", ".join(f"{levels[lv]} {lv}" for lv in (*LEVELS, NOT_UNIQUE, INVALID)
                                 if levels[lv]))
-    if late:
-        import sys
-
-        sys.stderr.write(f"csolve: {late:,} of {counted(len(puzzles), 'puzzle')} not rated "
-                         f"within --timeout {timeout:g} s\n")
+    say_late(late, len(puzzles), timeout, "rated")
     if code:
         raise typer.Exit(int(code))
