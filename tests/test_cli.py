@@ -252,6 +252,20 @@ def test_output_that_cannot_be_written_is_one_line_and_exit_5(args):
     assert r.stderr == "csolve: error: cannot write: No space left on device\n"
 
 
+@pytest.mark.parametrize("args,code", [(("solve", "sudoku", HARD, "--output", "line"), 5),
+                                       (("solve", "sudoku", "no-such-file.txt"), 2)])
+def test_a_full_stderr_keeps_the_exit_code_of_what_happened(tmp_path, args, code):
+    """``2>/dev/full``: the file's summary line (or the error) cannot be written; the exit
+    code says so (5) or says the error (2), never 1, which means a puzzle has no solution."""
+    out = tmp_path / "out.txt"
+    with open("/dev/full", "w") as full, open(out, "w") as stdout:
+        r = subprocess.run([sys.executable, "-m", "csolve", *args], stdout=stdout,
+                           stderr=full, timeout=300)
+    assert r.returncode == code
+    if code == 5:  # the solutions themselves were written
+        assert len(out.read_text().splitlines()) == 5
+
+
 def test_help_loads_every_plugin_but_no_numerics():
     """``csolve --help`` loads every plugin (they may add commands); their entry-point
     modules import numpy and numba only when a hook is called, so help stays instant."""

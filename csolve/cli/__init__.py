@@ -60,12 +60,12 @@ def main() -> None:
             _reader_gone()
         raise
     except CsolveError as e:
-        sys.stderr.write(f"csolve: error: {clip_words(str(e))}\n")
+        _say(f"csolve: error: {clip_words(str(e))}\n")
         sys.exit(int(e.exit_code))
     except KeyboardInterrupt:
         _interrupted_exit()
     except UnicodeEncodeError as e:  # an output encoding (PYTHONIOENCODING=ascii) too narrow
-        sys.stderr.write(f"csolve: error: the output's encoding ({e.encoding}) cannot write "
+        _say(f"csolve: error: the output's encoding ({e.encoding}) cannot write "
                          f"{e.object[e.start]!r}: set PYTHONIOENCODING=utf-8, or use "
                          "--output line\n")
         sys.exit(int(ExitCode.BAD_INPUT))
@@ -79,7 +79,7 @@ def main() -> None:
         for mod in _click_exception_modules():
             if isinstance(e, mod.ClickException):
                 if e.format_message().strip():  # (none after the help shown for no command)
-                    sys.stderr.write(f"csolve: error: {clip_words(_one_line(e, mod))}\n")
+                    _say(f"csolve: error: {clip_words(_one_line(e, mod))}\n")
                 sys.exit(int(ExitCode.BAD_INPUT))
         from csolve.plugins import debug_enabled
 
@@ -90,7 +90,7 @@ def main() -> None:
         # a bug (in csolve or a plugin): one line and exit 4, the traceback on request
         compiled = _kernel_failure(e)
         if compiled:
-            sys.stderr.write(f"csolve: error: {compiled} (a bug in that kernel; "
+            _say(f"csolve: error: {compiled} (a bug in that kernel; "
                              "CSOLVE_DEBUG=1 shows numba's whole report)\n")
             sys.exit(int(ExitCode.INTERNAL))
         from csolve.plugins import blamed_plugin
@@ -98,7 +98,7 @@ def main() -> None:
         detail = " ".join(str(e).split())[:300]
         where = blamed_plugin(e)
         if where is not None:
-            sys.stderr.write(f"csolve: error in {where}: {name}"
+            _say(f"csolve: error in {where}: {name}"
                              f"{': ' + detail if detail else ''} (a bug in that plugin; "
                              "CSOLVE_DEBUG=1 shows the traceback)\n")
             sys.exit(int(ExitCode.INTERNAL))
@@ -106,7 +106,7 @@ def main() -> None:
 
         whose = type_in_use_from_plugin()
         bug = f"{whose}: a bug there or in csolve" if whose else "a bug"
-        sys.stderr.write(f"csolve: internal error: {name}{': ' + detail if detail else ''} "
+        _say(f"csolve: internal error: {name}{': ' + detail if detail else ''} "
                          f"({bug}; CSOLVE_DEBUG=1 shows the traceback)\n")
         sys.exit(int(ExitCode.INTERNAL))
     finally:
@@ -390,10 +390,16 @@ def _stop_on_sigterm() -> Any:
 
 def _say_interrupted(what: str = "interrupted") -> None:
     """The one line every command ended by Ctrl-C (or SIGTERM) ends with."""
+    _say(f"csolve: {what}\n")
+
+
+def _say(text: str) -> None:
+    """A line on stderr that may not get there (``2>/dev/full``): the exit code still
+    says what happened."""
     try:
-        sys.stderr.write(f"csolve: {what}\n")
+        sys.stderr.write(text)
         sys.stderr.flush()
-    except (OSError, ValueError):
+    except (OSError, ValueError):  # (ValueError: stderr closed)
         pass
 
 
@@ -402,7 +408,7 @@ def _cannot_write(error: OSError) -> None:
     from csolve.errors import ExitCode
 
     where = f" {error.filename}" if error.filename else ""
-    sys.stderr.write(f"csolve: error: cannot write{where}: {error.strerror}\n")
+    _say(f"csolve: error: cannot write{where}: {error.strerror}\n")
     _drop_buffered_output()
     sys.exit(int(ExitCode.CANNOT_WRITE))
 
