@@ -37,6 +37,18 @@ def test_every_command_shows_an_example(capsys, command):
     assert "``" not in out  # reStructuredText markup would show literally
 
 
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_example_shows_as_written(capsys, command):
+    """An example's ``[extra]`` is text, not rich markup that the help would swallow."""
+    out = " ".join(help_of(capsys, command).split())
+    registered = next(c for c in app.registered_commands
+                      if (c.name or c.callback.__name__.replace("_", "-")) == command)
+    epilog = registered.epilog or ""
+    for example in epilog.split("Examples:", 1)[-1].split("\n\n"):
+        if example.startswith("csolve "):
+            assert " ".join(example.replace("\\[", "[").split()) in out
+
+
 def test_no_markup_leaks_from_any_help(capsys):
     for command in COMMANDS:
         assert "``" not in help_of(capsys, command)

@@ -20,8 +20,8 @@ EXIT_CODES_HELP = (
 
 def examples(*commands: str, exit_codes: bool = False) -> str:
     """A command's help epilog: example command lines (one paragraph each, so rich keeps
-    them apart), then the exit codes."""
-    text = "Examples:\n\n" + "\n\n".join(commands)
+    them apart), then the exit codes. A ``[`` in a command is text, not rich markup."""
+    text = "Examples:\n\n" + "\n\n".join(c.replace("[", "\\[") for c in commands)
     return text + ("\n\n" + EXIT_CODES_HELP if exit_codes else "")
 
 

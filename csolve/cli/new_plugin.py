@@ -12,7 +12,7 @@ from csolve.cli.app import app, examples
 
 
 @app.command("new-plugin", epilog=examples(
-    "csolve new-plugin futoshiki && pip install -e futoshiki && pytest futoshiki",
+    "csolve new-plugin futoshiki && pip install -e 'futoshiki[test]' && python -m pytest futoshiki",
     "csolve new-plugin my-puzzle --dir plugins/my-puzzle"))
 def new_plugin(
     name: Annotated[str, typer.Argument(help="The plugin's name: lower-case words joined by "
