@@ -69,6 +69,18 @@ def test_symmetric_layouts(kind):
         assert_unique_and_valid(ptype, g)
 
 
+@pytest.mark.parametrize("symmetry,flip", [("rot180", lambda a: a[::-1, ::-1]),
+                                           ("mirror", lambda a: a[:, ::-1])])
+def test_symmetric_kakuro_givens(symmetry, flip):
+    """The given digits keep the layout's symmetry (over the grid inside the clue row and
+    column), as Sudoku's clues do; ``clues`` keeps some."""
+    ptype, gs = generated("kakuro", 8, 3, seed=4, symmetry=symmetry, clues=12)
+    for g in gs:
+        given = g.puzzle.data.values[1:, 1:] != 0
+        assert given.any() and (given == flip(given)).all()
+        assert_unique_and_valid(ptype, g)
+
+
 @pytest.mark.parametrize("kind", ["kakuro", "str8ts"])
 def test_difficulty_goes_through_the_grader(kind):
     want = "medium"

@@ -200,8 +200,9 @@ def generate(options: GenerateOptions, rng: np.random.Generator, ctrl=None
         g = _grid(white, digits)
         puzzle = Puzzle("kakuro", "<generated>", 0, 0, g, "text", {"format": "text"})
         model = ptype.model(puzzle, options.rules)
-        cell_of = {r * n + c: i for i, (r, c) in enumerate(g.whites)}
-        groups = removal_groups(n, n, options.symmetry, cell_of, rng)
+        # the orbits of the inner grid, as the layout's: the givens keep its symmetry
+        cell_of = {(r - 1) * (n - 1) + c - 1: i for i, (r, c) in enumerate(g.whites)}
+        groups = removal_groups(n - 1, n - 1, options.symmetry, cell_of, rng)
         solution = masks_of_values([digits[rc] for rc in g.whites])
         clue = reduce_clues(model, solution, groups, options.clues, ctrl=ctrl,
                             max_nodes=CHECK_NODES)
