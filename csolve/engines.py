@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from importlib import import_module
 from typing import TYPE_CHECKING
 
-from csolve.errors import UnknownNameError
+from csolve.errors import OptionError, UnknownNameError
 
 if TYPE_CHECKING:
     from csolve.kernels.workspace import Workspace
@@ -95,7 +95,7 @@ def with_engine(model: Model, name: str | None) -> Model:
         own = (f" (this puzzle also has the constraint rule(s) "
                f"{', '.join(model.constraint_rules)}, which it does not run)"
                if model.constraint_rules else "")
-        raise UnknownNameError(f"engine {name!r} cannot search this puzzle; it searches "
+        raise OptionError(f"engine {name!r} cannot search this puzzle; it searches "
                                f"{engine.models or 'other models'}{own}")
     return model.with_engine(name)
 

@@ -30,7 +30,7 @@ import numpy as np
 from csolve.backends import Backend, GroupJob, SearchJob, get_backend
 from csolve.defaults import PROBE_NODES, escalate_budget
 from csolve.engines import GENERIC, with_engine
-from csolve.errors import CsolveError, ExitCode, UnknownNameError
+from csolve.errors import CsolveError, ExitCode, OptionError
 from csolve.kernels import abi
 from csolve.model import Model
 from csolve.outcome import STATS_FIELDS, End, Result, ResultBlock, Stats, Status
@@ -381,7 +381,7 @@ def _fallback(model: Model, options: SolveOptions) -> Model | None:
         return None
     try:
         return with_engine(model, FALLBACK_ENGINE)
-    except UnknownNameError:
+    except OptionError:  # not registered, or it cannot search this model
         return None
 
 

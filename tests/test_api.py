@@ -221,6 +221,18 @@ def test_api_arguments_are_checked_before_any_work(call, error, message):
         call()
 
 
+@pytest.mark.parametrize("call, message", [
+    (lambda: csolve.solve("kakuro", KAKURO, engine="learning"),
+     "engine 'learning' cannot search this puzzle"),
+    (lambda: csolve.solve("sudoku", HARD, backend="work-stealing", probe="x"),
+     "option probe wants a number >= 0, got 'x'"),
+])
+def test_a_known_name_used_wrongly_is_an_option_error_not_an_unknown_name(call, message):
+    with pytest.raises(csolve.OptionError, match=message) as e:
+        call()
+    assert not isinstance(e.value, csolve.UnknownNameError)
+
+
 def test_explain_and_rate_keep_the_time_limit_and_say_when_there_is_no_solution(monkeypatch):
     import csolve.grading as grading
 

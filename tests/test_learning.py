@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from csolve.engines import all_engines, with_engine
-from csolve.errors import UnknownNameError
+from csolve.errors import OptionError
 from csolve.solver import SolveOptions, Status, solve_one, solve_puzzles
 
 from .helpers import PUZZLES, shared_file
@@ -38,7 +38,7 @@ def test_registered_by_the_core_and_refused_where_it_cannot_search(sudoku):
     kakuro = get_puzzle_type("kakuro")
     path = PUZZLES / "kakuro"
     k = kakuro.parse(next(path.iterdir()).read_text(), "k")[0]
-    with pytest.raises(UnknownNameError, match="cannot search"):
+    with pytest.raises(OptionError, match="cannot search"):
         with_engine(kakuro.model(k), LEARNING)
 
 

@@ -226,7 +226,7 @@ class Backend:
     def check_options(self, values: dict[str, object]) -> dict[str, object]:
         """``values`` converted to the types this backend declares; an unknown key or a
         value of the wrong type is a one-line error naming what it knows."""
-        from csolve.errors import UnknownNameError
+        from csolve.errors import OptionError, UnknownNameError
 
         out: dict[str, object] = {}
         for key, value in values.items():
@@ -238,7 +238,7 @@ class Backend:
             try:
                 out[key] = kind(value)
             except (TypeError, ValueError):
-                raise UnknownNameError(f"backend {self.name!r}: option {key} wants "
+                raise OptionError(f"backend {self.name!r}: option {key} wants "
                                        f"{_TYPE_WORDS.get(kind, kind.__name__)}, got {value!r}"
                                        ) from None
         return out
