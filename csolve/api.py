@@ -176,7 +176,14 @@ def read_argument(ptype: PuzzleType, item: str | os.PathLike, fmt: str | None
 
     if isinstance(item, os.PathLike) or item == "-" or os.path.exists(item):
         text, name = read_file(os.fspath(item))
-        puzzles = parse_text(ptype, text, name, fmt)
+        try:
+            puzzles = parse_text(ptype, text, name, fmt)
+        except PuzzleInputError as e:
+            other = None if fmt else _reads_as_another_type(ptype, text, name)
+            if other is None:
+                raise
+            raise PuzzleInputError(e.source, e.line, e.column,
+                                   f"{e.message} (the file reads as {other} puzzles)") from None
         if not puzzles:  # a type's reader that says nothing of it: the file is named here
             raise PuzzleInputError(name, None, None, "no puzzle found (only blank lines "
                                    "and comments)" if text.strip() else
@@ -218,6 +225,29 @@ def check_format(ptype: PuzzleType, fmt: str | None) -> None:
     if fmt is not None and fmt not in ptype.formats:
         known = ", ".join(ptype.formats) or "none to choose from"
         raise UnknownNameError(f"unknown format {fmt!r} for {ptype.name} (known: {known})")
+
+
+#: the most text a failed read is tried as another type's (a reader's error path, not a pass
+#: over a file of millions)
+OTHER_TYPE_TEXT = 1 << 20
+
+
+def _reads_as_another_type(ptype: PuzzleType, text: str, source: str) -> str | None:
+    """The name of another installed puzzle type that reads all of ``text``: a file given
+    with the wrong type reads as what it is, and the error can say so."""
+    from csolve.puzzle import all_puzzle_types
+
+    if len(text) > OTHER_TYPE_TEXT:
+        return None
+    for name, other in sorted(all_puzzle_types().items()):
+        if name == ptype.name:
+            continue
+        try:
+            if parse_text(other, text, source, None):
+                return name
+        except Exception:  # any reader's failure: not that type
+            continue
+    return None
 
 
 def parse_text(ptype: PuzzleType, text: str, source: str, fmt: str | None

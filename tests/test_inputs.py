@@ -288,3 +288,18 @@ def test_a_long_json_integer_goes_back_out_unchanged(capsys, tmp_path):
     code, out, err = run(capsys, "solve", "killer", path, "--output", "line")
     assert code == 0, err
     assert json.loads(out.splitlines()[0])["id"] == 12345678901234567890
+
+
+@pytest.mark.parametrize("kind,file,other", [
+    ("sudoku", "kakuro/small.txt", "kakuro"), ("kakuro", "sudoku/9x9-hard.txt", "sudoku"),
+    ("sudoku", "str8ts/small.txt", "str8ts"), ("killer", "sudoku/9x9-hard.txt", "sudoku")])
+def test_a_file_of_another_type_says_what_it_reads_as(capsys, kind, file, other):
+    code, _, err = run(capsys, "solve", kind, str(PUZZLES / file))
+    assert one_line_error(code, err).endswith(f" (the file reads as {other} puzzles)\n")
+
+
+def test_a_bad_file_of_no_type_gets_no_guess(capsys, tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_text("1234\n")
+    code, _, err = run(capsys, "solve", "sudoku", str(path))
+    assert "reads as" not in one_line_error(code, err)
