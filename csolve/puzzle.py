@@ -244,8 +244,8 @@ class PuzzleType:
     def format_grid(self, puzzle: Puzzle, solution: Any | None) -> str:
         """The puzzle (or a solution) as a plain-text grid, no colour, that :meth:`parse`
         reads back."""
-        raise UnknownNameError(f"{self.name} puzzles have no plain-text grid form; line, json "
-                               "and pretty output work for every type")
+        raise OptionError(f"{self.name} puzzles have no plain-text grid form; line, json "
+                          "and pretty output work for every type")
 
     def to_svg(self, puzzle: Puzzle, solution: Any | None, step: Any = None, *,
                candidates: Sequence[int] | None = None,
@@ -255,8 +255,8 @@ class PuzzleType:
         removed candidates are marked; ``candidates`` and ``placed`` (the stepper board's
         masks and placed flags before the step, one per model cell) show the open cells'
         candidates as small symbols. See :mod:`csolve.svg`."""
-        raise UnknownNameError(f"{self.name} puzzles have no picture form (svg, html); "
-                               "solve's line, json and pretty output work for every type")
+        raise OptionError(f"{self.name} puzzles have no picture form (svg, html); "
+                          "solve's line, json and pretty output work for every type")
 
     def to_json(self, puzzle: Puzzle, solution: Any) -> Any:
         """A JSON-ready form of a solution."""

@@ -249,20 +249,25 @@ def test_output_that_cannot_be_written_is_one_line_and_exit_5(args):
         r = subprocess.run([sys.executable, "-m", "csolve", *args], stdout=full,
                            stderr=subprocess.PIPE, text=True, timeout=300)
     assert r.returncode == 5, r.stderr
-    assert r.stderr == "csolve: error: cannot write: No space left on device\n"
+    # (after a note that a first run compiles the kernels, where the cache is cold)
+    assert r.stderr.endswith("csolve: error: cannot write: No space left on device\n")
+    assert r.stderr.count("error") == 1 and "Traceback" not in r.stderr
 
 
-@pytest.mark.parametrize("args,code", [(("solve", "sudoku", HARD, "--output", "line"), 5),
-                                       (("solve", "sudoku", "no-such-file.txt"), 2)])
+@pytest.mark.parametrize("args,code", [
+    (("solve", "sudoku", HARD, "--output", "line"), 0),
+    (("solve", "sudoku", "no-such-file.txt"), 2),
+    (("rate", "sudoku", HARD, "--timeout", "1e-9", "--output", "line"), 3)])
 def test_a_full_stderr_keeps_the_exit_code_of_what_happened(tmp_path, args, code):
-    """``2>/dev/full``: the file's summary line (or the error) cannot be written; the exit
-    code says so (5) or says the error (2), never 1, which means a puzzle has no solution."""
+    """``2>/dev/full``: stderr's notes (the kernels compiling, the file's summary, what ran
+    out of time) and errors are lost, but the output is written and the exit code is the
+    outcome's: never 1 (a puzzle has no solution) or 5 (the output could not be written)."""
     out = tmp_path / "out.txt"
     with open("/dev/full", "w") as full, open(out, "w") as stdout:
         r = subprocess.run([sys.executable, "-m", "csolve", *args], stdout=stdout,
                            stderr=full, timeout=300)
     assert r.returncode == code
-    if code == 5:  # the solutions themselves were written
+    if args[0] == "solve" and code == 0:  # every solution written
         assert len(out.read_text().splitlines()) == 5
 
 

@@ -101,7 +101,10 @@ def test_explain_and_rate_keep_the_time_limit_while_searching(tmp_path, frisch, 
     code, out, err = run_program(command, "sudoku", str(path), "--timeout", "60",
                                  "--output", output)
     assert code == 3, err
-    assert f"csolve: 1 of 1 puzzle not {done} within --timeout 60 s" in err
+    if output in ("svg", "html"):  # the puzzle named, as render names one
+        assert err == f"{path}:1: timeout: no answer within 60 s, drawn as given\n"
+    else:
+        assert f"csolve: 1 of 1 puzzle not {done} within --timeout 60 s" in err
     if output == "json":
         objs = [json.loads(line) for line in out.splitlines()]
         assert objs == [{"puzzle": 1, "line": 1, "status": "timeout"}]
@@ -118,6 +121,8 @@ def test_render_solve_keeps_the_time_limit(tmp_path, frisch, monkeypatch):
     code, out, err = run_program("render", "sudoku", str(path), "--solve", "--timeout", "60")
     assert code == 3, err
     assert f"{path}:1: not solved: timeout, drawn as given" in err and "<svg" in out
+    code, _, err = run_program("render", "sudoku", str(path), "--timeout", "60")
+    assert code == 2 and "--timeout goes with --solve" in err
 
 
 @pytest.mark.parametrize("command", ["explain", "rate", "explain-html"])
@@ -140,10 +145,11 @@ def test_explain_and_rate_keep_the_time_limit_while_stepping(capsys, monkeypatch
                              "--output", output)
     assert code == 3, err
     done = "rated" if command == "rate" else "explained"
-    assert f"csolve: 5 of 5 puzzles not {done} within --timeout 60 s" in err
-    if output == "html":  # each puzzle drawn as given, none of its steps
+    if output == "html":  # each puzzle drawn as given, none of its steps, and named
         assert out.count(": timeout</h2>") == 5 and " step 1: " not in out
+        assert err.count(", drawn as given\n") == 5
     else:
+        assert f"csolve: 5 of 5 puzzles not {done} within --timeout 60 s" in err
         lines = out.splitlines()
         assert len(lines) == 5 and all("timeout" in line for line in lines)
     code, out, _ = run_cli(capsys, command, "sudoku", hard, "--output", output)

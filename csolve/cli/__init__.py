@@ -51,6 +51,8 @@ def main() -> None:
     watch.start()
     _terminated.clear()
     previous_term = _stop_on_sigterm()
+    stderr = sys.stderr
+    sys.stderr = _BestEffort(stderr)
     try:
         rv = app_for(sys.argv[1:])(standalone_mode=False)
     except BrokenPipeError:
@@ -110,6 +112,7 @@ def main() -> None:
                          f"({bug}; CSOLVE_DEBUG=1 shows the traceback)\n")
         sys.exit(int(ExitCode.INTERNAL))
     finally:
+        sys.stderr = stderr
         watch.stop()
         if previous_term is not None:
             import signal
@@ -391,6 +394,29 @@ def _stop_on_sigterm() -> Any:
 def _say_interrupted(what: str = "interrupted") -> None:
     """The one line every command ended by Ctrl-C (or SIGTERM) ends with."""
     _say(f"csolve: {what}\n")
+
+
+class _BestEffort:
+    """stderr for a command: its lines are notes and diagnostics, so one that cannot be
+    written (``2>/dev/full``) is dropped, and the exit code still says what happened."""
+
+    def __init__(self, stream: object) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except (OSError, ValueError):  # (ValueError: stderr closed)
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except (OSError, ValueError):
+            pass
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._stream, name)
 
 
 def _say(text: str) -> None:

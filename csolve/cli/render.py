@@ -50,12 +50,15 @@ def render(
     fmt: FormatOpt = None,
     box: BoxOpt = None,
     timeout: Annotated[float | None, typer.Option(
-        "--timeout", min=0.0, help="With --solve: seconds per puzzle; one past it is drawn "
-        "as given, exit 3.")] = None,
+        "--timeout", min=0.0, help="With --solve: seconds per puzzle (0 = none); one past it "
+        "is drawn as given, exit 3.")] = None,
 ) -> None:
     """Draw the puzzles of FILE (and their solutions with --solve) as SVG or HTML on stdout."""
     from csolve.cli.common import load_puzzles
+    from csolve.errors import OptionError
 
+    if timeout is not None and not solve:
+        raise OptionError("--timeout goes with --solve (drawing the givens takes no search)")
     ptype, puzzles = load_puzzles(puzzle, file, fmt, box)
     ptype.check_many(puzzles)
     results = _solved(ptype, puzzles, timeout) if solve else [None] * len(puzzles)
@@ -140,21 +143,22 @@ def explain_pictures(kind: str, file: str, tactics: str | None, output: ExplainO
                      fmt: str | None, box: str | None = None,
                      timeout: float | None = None) -> int:
     """``csolve explain --output svg|html``: the pictures of every step of every puzzle; a
-    puzzle past ``timeout`` is drawn as given, with a note (and a line on stderr)."""
+    puzzle past ``timeout`` is drawn as given, with a note, and named on stderr (an SVG
+    cannot say it)."""
     from csolve.cli.common import load_puzzles
-    from csolve.cli.tactics import parse_tactics, say_late
+    from csolve.cli.tactics import parse_tactics
     from csolve.errors import ExitCode, SearchTimeoutError
 
     ptype, puzzles = load_puzzles(kind, file, fmt, box)
     chosen = parse_tactics(tactics)
     items: list[tuple[str, str, str]] = []
     code = ExitCode.OK
-    late = 0
+    late = []
     for p in puzzles:
         try:
             pictures, count = step_pictures(ptype, p, chosen, timeout)
         except SearchTimeoutError as error:
-            late += 1
+            late.append(f"{error}, drawn as given\n")
             code = max(code, ExitCode.TIMEOUT)
             items.append((f"{p.where}: timeout", ptype.to_svg(p, None), str(error)))
             continue
@@ -162,5 +166,5 @@ def explain_pictures(kind: str, file: str, tactics: str | None, output: ExplainO
         if count == 0:
             code = max(code, ExitCode.NO_SOLUTION)
     _emit(output, f"{puzzles[0].source}: step by step", items)
-    say_late(late, len(puzzles), timeout, "explained")
+    sys.stderr.write("".join(late))
     return int(code)

@@ -220,13 +220,13 @@ def warn(message: str) -> None:
 def parse_backend_options(items: list[str], wait: str | None = None) -> dict[str, str]:
     """``KEY=VALUE`` strings as a dict (the backend converts and checks the values);
     ``--wait`` joins them."""
-    from csolve.errors import UnknownNameError
+    from csolve.errors import OptionError
 
     out: dict[str, str] = {}
     for item in items:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
-            raise UnknownNameError(f"--option wants KEY=VALUE, got {item!r}")
+            raise OptionError(f"--option wants KEY=VALUE, got {item!r}")
         out[key.strip()] = value.strip()
     if wait is not None:
         out["wait"] = wait

@@ -392,11 +392,11 @@ def _text_labels(g: KillerGrid) -> list[str]:
     if all(len(x) == 1 and x in LABELS for x in g.labels):
         return list(g.labels)
     if len(g.cages) > len(LABELS):
-        from csolve.errors import UnknownNameError
+        from csolve.errors import OptionError
 
-        raise UnknownNameError(f"a Killer puzzle of {len(g.cages)} cages has no text form "
-                               f"(one character per cage: at most {len(LABELS)}); --output "
-                               "json writes it")
+        raise OptionError(f"a Killer puzzle of {len(g.cages)} cages has no text form "
+                          f"(one character per cage: at most {len(LABELS)}); --output "
+                          "json writes it")
     return list(LABELS[:len(g.cages)])
 
 

@@ -19,7 +19,7 @@ import numpy as np
 from csolve_sudoku.grid import complete_many, default_box, has_repeats, unit_problems
 from csolve_sudoku.plugin import add_units, checked_box
 
-from csolve.errors import PuzzleInputError, UnknownNameError, counted
+from csolve.errors import OptionError, PuzzleInputError, counted
 from csolve.model import Model, ModelBuilder
 from csolve.puzzle import Puzzle, PuzzleType, shape_words
 
@@ -71,8 +71,8 @@ def _said_of(puzzle: Puzzle) -> Iterator[None]:
     """A puzzle that has no text form says which puzzle it is."""
     try:
         yield
-    except UnknownNameError as e:
-        raise UnknownNameError(f"{puzzle.where}: {e}") from None
+    except OptionError as e:
+        raise OptionError(f"{puzzle.where}: {e}") from None
 
 
 class Killer(PuzzleType):
