@@ -343,7 +343,10 @@ def test_cli_count_and_generate(cluster, tmp_path, capsys, serial_counts):
     assert code == 0 and "ray" in listed
     f.write_text(HEAVY + "\n")
     assert run(capsys, *args, "--backend", "ray", "-O", "slice_ms=0") == (
-        2, "", "csolve: error: backend 'ray': option slice_ms wants a number > 0, got '0'\n")
+        2, "", "csolve: error: backend 'ray': option slice_ms wants a number > 0 and <= 2000, "
+        "got '0'\n")
+    # a Ctrl-C waits for the slices under way: a slice longer than that bound is refused
+    assert run(capsys, *args, "--backend", "ray", "-O", "slice_ms=2001")[0] == 2
 
 
 def test_without_ray_one_line_error(monkeypatch, capsys):

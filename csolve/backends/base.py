@@ -155,9 +155,10 @@ class GroupJob:
 
 _TYPE_WORDS = {int: "a whole number", float: "a number", str: "a word"}
 
-def number(kind: type, low: float, above: bool = False) -> type:
+def number(kind: type, low: float, above: bool = False, high: float | None = None) -> type:
     """An option type: a finite ``kind`` (int or float) at least ``low`` (above it when
-    ``above``), so that ``-O probe=-1`` is refused rather than quietly taken."""
+    ``above``) and at most ``high``, so that ``-O probe=-1`` is refused rather than quietly
+    taken."""
 
     class Number(kind):  # type: ignore[misc, valid-type]
         def __new__(cls, value: object) -> Any:
@@ -167,11 +168,13 @@ def number(kind: type, low: float, above: bool = False) -> type:
             if isinstance(value, str) and not value.isascii():
                 raise ValueError(value)  # Python reads '٣' as 3; csolve reads digits 0-9
             out = kind(value)
-            if not math.isfinite(out) or out < low or (above and out == low):
+            if (not math.isfinite(out) or out < low or (above and out == low)
+                    or (high is not None and out > high)):
                 raise ValueError(value)
             return out
 
-    bound = f"{'>' if above else '>='} {low:g}"
+    bound = f"{'>' if above else '>='} {low:g}" + (f" and <= {high:g}" if high is not None
+                                                    else "")
     Number.__name__ = f"{kind.__name__} {bound}"
     _TYPE_WORDS[Number] = f"{_TYPE_WORDS[kind]} {bound}"
     return Number

@@ -37,6 +37,10 @@ from csolve.search import stats_dict
 SLICE_SECONDS = 0.05
 #: the shortest slice: what a task gets when it takes the driver's last nodes
 MIN_SLICE = 0.003
+#: the longest slice ``slice_ms`` may ask for: a Ctrl-C waits for the slices under way (a
+#: task cancelled mid-reply can abort the caller, see :func:`end_tasks`), so a slice bounds
+#: how long a stop takes
+MAX_SLICE_MS = 2000
 #: how often the driver looks at the clock and the stop flag while tasks run
 POLL_SECONDS = 0.02
 #: a task lost with its worker (a node gone, a process killed) is run again this many times
@@ -178,11 +182,12 @@ class RayBackend(Backend):
         "address": (str, "Ray cluster to join: auto (one started with 'ray start') or "
                          "HOST:PORT; default: RAY_ADDRESS, else a local cluster started and "
                          "stopped by csolve"),
-        "slice_ms": (number(float, 0, above=True),
+        "slice_ms": (number(float, 0, above=True, high=MAX_SLICE_MS),
                      f"milliseconds a task searches before returning its nodes "
                      f"(default {SLICE_SECONDS * 1000:g}); for a file's puzzles, what a "
                      f"chunk of them is sized to take (default "
-                     f"{GROUP_TASK_SECONDS * 1000:g})"),
+                     f"{GROUP_TASK_SECONDS * 1000:g}); at most {MAX_SLICE_MS:g}: a Ctrl-C "
+                     f"waits for the slices under way"),
         **PROBE_OPTION,
     }
 
