@@ -472,3 +472,47 @@ def test_unreachable_cluster_is_a_one_line_error(tmp_path):
     assert done.stderr.startswith("csolve: error: cannot start or reach a Ray cluster at "
                                   "127.0.0.1:1")
     assert len(done.stderr.splitlines()) == 1
+
+
+def _listener(answer: bytes | None):
+    """A local TCP server that reads what comes and sends ``answer`` (None: says nothing)."""
+    import socket
+
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(1)
+    done = threading.Event()
+
+    def serve() -> None:
+        conn, _ = srv.accept()
+        with conn:
+            conn.recv(100)
+            if answer is not None:
+                conn.sendall(answer)
+            if answer != b"":  # (b"": hang up at once)
+                done.wait(5)
+        srv.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    return f"127.0.0.1:{srv.getsockname()[1]}", done
+
+
+@pytest.mark.parametrize("answer,refused", [
+    (b"HTTP/1.1 400 Bad Request\r\n\r\n", True),  # a web server on a mistyped port
+    (b"-ERR unknown command\r\n", True),  # a database
+    (b"", True),  # one that hangs up at once
+    (bytes([0, 0, 0x18, 4, 0, 0, 0, 0, 0]), False),  # a gRPC server's SETTINGS frame: Ray's
+    (None, False),  # one that says nothing in time: Ray is left to tell
+])
+def test_an_address_that_is_no_ray_cluster_is_refused_at_once(answer, refused):
+    from csolve.backends.ray_cluster import _reachable
+
+    address, done = _listener(answer)
+    try:
+        if refused:
+            with pytest.raises(ConnectionError, match="answers, but not as a Ray cluster"):
+                _reachable(address, seconds=0.5)
+        else:
+            _reachable(address, seconds=0.5)
+    finally:
+        done.set()

@@ -109,15 +109,32 @@ def connect(address: str | None = None) -> ModuleType:
     return ray
 
 
+#: what an HTTP/2 client sends first; a gRPC server (Ray's) answers with a SETTINGS frame
+HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+HTTP2_SETTINGS = 4
+
+
 def _reachable(address: str, seconds: float = 5.0) -> None:
-    """Fail fast when ``HOST:PORT`` does not answer: Ray itself retries for minutes."""
+    """Fail fast when ``HOST:PORT`` does not answer, or answers as something other than a
+    gRPC server (a web server, a database on a mistyped port): Ray itself retries for
+    minutes, or tens of seconds with a screen of its own warnings, deaf to Ctrl-C."""
     import socket
 
     host, sep, port = address.removeprefix("ray://").rpartition(":")
     if not sep or not (port.isascii() and port.isdigit()):
         return  # "auto", or a form Ray resolves itself
-    with socket.create_connection((host, int(port)), timeout=seconds):
-        pass
+    with socket.create_connection((host, int(port)), timeout=seconds) as conn:
+        if os.environ.get("RAY_USE_TLS", "0").lower() in ("1", "true"):
+            return  # a TLS handshake comes first: nothing to tell from plain bytes
+        try:
+            conn.sendall(HTTP2_PREFACE)
+            conn.settimeout(min(seconds, 2.0))
+            head = conn.recv(9)
+        except TimeoutError:
+            return  # a slow server says nothing either way: Ray will tell
+        if len(head) < 4 or head[3] != HTTP2_SETTINGS:
+            raise ConnectionError(f"{host}:{port} answers, but not as a Ray cluster (no gRPC "
+                                  "server there)")
 
 
 def shutdown() -> None:
