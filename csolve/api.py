@@ -182,8 +182,8 @@ def read_argument(ptype: PuzzleType, item: str | os.PathLike, fmt: str | None
             other = None if fmt else _reads_as_another_type(ptype, text, name)
             if other is None:
                 raise
-            raise PuzzleInputError(e.source, e.line, e.column,
-                                   f"{e.message} (the file reads as {other} puzzles)") from None
+            raise PuzzleInputError(e.source, e.line, e.column, f"{e.message} (it reads as "
+                                   f"{other} puzzles: is the puzzle type right?)") from None
         if not puzzles:  # a type's reader that says nothing of it: the file is named here
             raise PuzzleInputError(name, None, None, "no puzzle found (only blank lines "
                                    "and comments)" if text.strip() else
@@ -229,24 +229,31 @@ def check_format(ptype: PuzzleType, fmt: str | None) -> None:
 
 #: the most text a failed read is tried as another type's (a reader's error path, not a pass
 #: over a file of millions)
-OTHER_TYPE_TEXT = 1 << 20
+OTHER_TYPE_TEXT = 1 << 18
 
 
 def _reads_as_another_type(ptype: PuzzleType, text: str, source: str) -> str | None:
     """The name of another installed puzzle type that reads all of ``text``: a file given
     with the wrong type reads as what it is, and the error can say so."""
+    import contextlib
+    import io
+
     from csolve.puzzle import all_puzzle_types
 
     if len(text) > OTHER_TYPE_TEXT:
         return None
-    for name, other in sorted(all_puzzle_types().items()):
-        if name == ptype.name:
-            continue
-        try:
-            if parse_text(other, text, source, None):
-                return name
-        except Exception:  # any reader's failure: not that type
-            continue
+    # quiet: a plugin that fails to load, or a reader that talks, is not this error's news
+    with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+        for name, other in sorted(all_puzzle_types().items()):
+            if name == ptype.name:
+                continue
+            try:
+                puzzles = parse_text(other, text, source, None)
+                if puzzles:
+                    other.check_many(puzzles)
+                    return name
+            except Exception:  # any reader's failure: not that type
+                continue
     return None
 
 

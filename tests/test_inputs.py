@@ -295,7 +295,8 @@ def test_a_long_json_integer_goes_back_out_unchanged(capsys, tmp_path):
     ("sudoku", "str8ts/small.txt", "str8ts"), ("killer", "sudoku/9x9-hard.txt", "sudoku")])
 def test_a_file_of_another_type_says_what_it_reads_as(capsys, kind, file, other):
     code, _, err = run(capsys, "solve", kind, str(PUZZLES / file))
-    assert one_line_error(code, err).endswith(f" (the file reads as {other} puzzles)\n")
+    assert one_line_error(code, err).endswith(
+        f" (it reads as {other} puzzles: is the puzzle type right?)\n")
 
 
 def test_a_bad_file_of_no_type_gets_no_guess(capsys, tmp_path):

@@ -101,8 +101,10 @@ def test_explain_and_rate_keep_the_time_limit_while_searching(tmp_path, frisch, 
     code, out, err = run_program(command, "sudoku", str(path), "--timeout", "60",
                                  "--output", output)
     assert code == 3, err
-    if output in ("svg", "html"):  # the puzzle named, as render names one
-        assert err == f"{path}:1: timeout: no answer within 60 s, drawn as given\n"
+    if output in ("svg", "html"):  # the puzzle named, as render names one (after a note that
+        # the kernels compile, where the cache is cold)
+        assert err.endswith(f"{path}:1: timeout: no answer within 60 s, drawn as given\n")
+        assert err.count("drawn as given") == 1
     else:
         assert f"csolve: 1 of 1 puzzle not {done} within --timeout 60 s" in err
     if output == "json":

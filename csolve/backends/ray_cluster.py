@@ -123,13 +123,19 @@ def _reachable(address: str, seconds: float = 5.0) -> None:
     host, sep, port = address.removeprefix("ray://").rpartition(":")
     if not sep or not (port.isascii() and port.isdigit()):
         return  # "auto", or a form Ray resolves itself
+    host = host.removeprefix("[").removesuffix("]")  # an IPv6 address: [::1]:6379
     with socket.create_connection((host, int(port)), timeout=seconds) as conn:
         if os.environ.get("RAY_USE_TLS", "0").lower() in ("1", "true"):
             return  # a TLS handshake comes first: nothing to tell from plain bytes
+        head = b""
         try:
             conn.sendall(HTTP2_PREFACE)
             conn.settimeout(min(seconds, 2.0))
-            head = conn.recv(9)
+            while len(head) < 4:  # a frame's type is its fourth byte; it may come in pieces
+                more = conn.recv(9 - len(head))
+                if not more:
+                    break
+                head += more
         except TimeoutError:
             return  # a slow server says nothing either way: Ray will tell
         if len(head) < 4 or head[3] != HTTP2_SETTINGS:

@@ -112,8 +112,8 @@ def main() -> None:
                          f"({bug}; CSOLVE_DEBUG=1 shows the traceback)\n")
         sys.exit(int(ExitCode.INTERNAL))
     finally:
-        sys.stderr = stderr
         watch.stop()
+        sys.stderr = stderr
         if previous_term is not None:
             import signal
 
@@ -308,10 +308,8 @@ class _InterruptWatch:
 
         for child in multiprocessing.active_children():
             child.terminate()
-        sys.stderr.write(f"csolve: {what} (the command did not stop within {grace:g} s: a "
-                         "compiled rule or engine that never returns, or a cluster slow to "
-                         "start or stop)\n")
-        sys.stderr.flush()
+        _say(f"csolve: {what} (the command did not stop within {grace:g} s: a compiled rule "
+             "or engine that never returns, or a cluster slow to start or stop)\n")
         os._exit(code)
 
 

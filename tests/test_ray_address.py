@@ -1,0 +1,81 @@
+"""Joining a Ray cluster by address: what ``_reachable`` refuses at once, without Ray."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+
+import pytest
+
+from csolve.backends.ray_cluster import _reachable
+
+
+def _listener(answer: bytes | tuple[bytes, ...] | None):
+    """A local TCP server that reads what comes and sends ``answer`` (pieces a moment
+    apart when a tuple; None: says nothing; b"": hangs up at once)."""
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(1)
+    done = threading.Event()
+
+    def serve() -> None:
+        conn, _ = srv.accept()
+        with conn:
+            conn.recv(100)
+            for piece in (answer if isinstance(answer, tuple) else
+                          () if answer is None else (answer,)):
+                conn.sendall(piece)
+                time.sleep(0.05)  # (pieces, if the network keeps them apart: either way)
+            if answer != b"":
+                done.wait(5)
+        srv.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    return f"127.0.0.1:{srv.getsockname()[1]}", done
+
+
+SETTINGS = bytes([0, 0, 0x18, 4, 0, 0, 0, 0, 0])  # a gRPC server's first frame: Ray's
+
+
+@pytest.mark.parametrize("answer,refused", [
+    (b"HTTP/1.1 400 Bad Request\r\n\r\n", True),  # a web server on a mistyped port
+    (b"-ERR unknown command\r\n", True),  # a database
+    (b"", True),  # one that hangs up at once
+    (SETTINGS, False),
+    ((SETTINGS[:2], SETTINGS[2:]), False),  # the same frame in two pieces
+    (None, False),  # one that says nothing in time: Ray is left to tell
+])
+def test_an_address_that_is_no_ray_cluster_is_refused_at_once(answer, refused):
+    address, done = _listener(answer)
+    try:
+        if refused:
+            with pytest.raises(ConnectionError, match="answers, but not as a Ray cluster"):
+                _reachable(address, seconds=0.5)
+        else:
+            _reachable(address, seconds=0.5)
+    finally:
+        done.set()
+
+
+def test_an_ipv6_address_is_reached_without_its_brackets():
+    try:
+        srv = socket.socket(socket.AF_INET6)
+        srv.bind(("::1", 0))
+    except OSError:
+        pytest.skip("no IPv6 loopback here")
+    srv.listen(1)
+    port = srv.getsockname()[1]
+    accepted = threading.Event()
+
+    def serve() -> None:
+        conn, _ = srv.accept()
+        with conn:
+            conn.recv(100)
+            conn.sendall(SETTINGS)
+            accepted.set()
+        srv.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    _reachable(f"[::1]:{port}", seconds=0.5)
+    assert accepted.wait(5)
