@@ -68,8 +68,8 @@ def main() -> None:
         _interrupted_exit()
     except UnicodeEncodeError as e:  # an output encoding (PYTHONIOENCODING=ascii) too narrow
         _say(f"csolve: error: the output's encoding ({e.encoding}) cannot write "
-                         f"{e.object[e.start]!r}: set PYTHONIOENCODING=utf-8, or use "
-                         "--output line\n")
+             f"{e.object[e.start]!r}: set PYTHONIOENCODING=utf-8, or use "
+             "--output line\n")
         sys.exit(int(ExitCode.BAD_INPUT))
     except Exception as e:
         name = type(e).__name__
@@ -93,7 +93,7 @@ def main() -> None:
         compiled = _kernel_failure(e)
         if compiled:
             _say(f"csolve: error: {compiled} (a bug in that kernel; "
-                             "CSOLVE_DEBUG=1 shows numba's whole report)\n")
+                 "CSOLVE_DEBUG=1 shows numba's whole report)\n")
             sys.exit(int(ExitCode.INTERNAL))
         from csolve.plugins import blamed_plugin
 
@@ -101,15 +101,15 @@ def main() -> None:
         where = blamed_plugin(e)
         if where is not None:
             _say(f"csolve: error in {where}: {name}"
-                             f"{': ' + detail if detail else ''} (a bug in that plugin; "
-                             "CSOLVE_DEBUG=1 shows the traceback)\n")
+                 f"{': ' + detail if detail else ''} (a bug in that plugin; "
+                 "CSOLVE_DEBUG=1 shows the traceback)\n")
             sys.exit(int(ExitCode.INTERNAL))
         from csolve.plugins import type_in_use_from_plugin
 
         whose = type_in_use_from_plugin()
         bug = f"{whose}: a bug there or in csolve" if whose else "a bug"
         _say(f"csolve: internal error: {name}{': ' + detail if detail else ''} "
-                         f"({bug}; CSOLVE_DEBUG=1 shows the traceback)\n")
+             f"({bug}; CSOLVE_DEBUG=1 shows the traceback)\n")
         sys.exit(int(ExitCode.INTERNAL))
     finally:
         watch.stop()
