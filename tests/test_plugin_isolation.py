@@ -777,3 +777,16 @@ def test_a_validator_returning_a_string_is_its_bug_in_validate_too(site, tmp_pat
     assert r.returncode == 4 and r.stderr.count("\n") == 1, r.stderr
     assert "validate returned 'a problem', not a list of problems" in r.stderr
     assert "brokenplug" in r.stderr and "invalid" not in r.stdout
+
+
+def test_the_wrong_type_guess_keeps_a_broken_plugin_quiet(site):
+    """A file given with the wrong type is one error line, even where trying the other
+    types would import a plugin's type that cannot be imported ("never")."""
+    from .helpers import run_cli
+
+    install(site, "brokenplug", {"later": DEFERRED})
+    (site / "brokenplug_laterimpl.py").write_text(LATER_IMPL)
+    code, out, err = run_cli("solve", "sudoku", str(PUZZLES / "kakuro" / "small.txt"))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("csolve: error: ")
+    assert err.endswith("(it reads as kakuro puzzles: is the puzzle type right?)\n")
