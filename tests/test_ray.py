@@ -473,3 +473,25 @@ def test_unreachable_cluster_is_a_one_line_error(tmp_path):
                                   "127.0.0.1:1")
     assert len(done.stderr.splitlines()) == 1
 
+
+
+@pytest.mark.parametrize("split", [True, False])
+def test_a_learning_task_asked_to_split_gives_back_two_halves(sudoku, cluster, split):
+    """The learning engine hands its one node back whole; asked to share (an idle worker
+    waits), the task cuts it in two at once instead and returns both."""
+    from csolve.backends.ray_backend import remote
+    from csolve.engines import with_engine
+    from csolve.search import SearchState
+
+    model = with_engine(sudoku.model(one(sudoku, UNDER[0])), "learning")
+    state = SearchState(model)
+    state.push_root()
+    nodes, dirty = state.take_bottom(state.size)
+    assert len(nodes) == 1
+    out = ray.get(remote("search_slice").remote([ray.put(model)], nodes, dirty, 1, False, 1,
+                                                60.0, 0, split))
+    count, _sols, rest = out[0], out[1], out[2]
+    if split:  # at once: no solution yet, the node in two
+        assert (count, len(rest)) == (0, 2)
+    else:  # a 60 s slice: searched until its first solution
+        assert count == 1

@@ -211,6 +211,9 @@ class RayBackend(Backend):
         job.started_workers(t_connect)  # starting or joining the cluster is not the search
         task = remote("search_slice")
         stream = job.on_solution is not None
+        # the learning engine searches one node at a time and hands it back whole: it
+        # shares by cutting that node in two on request, as with the thread backends
+        one_node_search = job.model.engine == "learning"
         box = [ray.put(job.model)]
         frontier = Frontier()
         frontier.add(*first.take_bottom(first.size))
@@ -235,9 +238,14 @@ class RayBackend(Backend):
                     nodes, dirty = frontier.take(-(-frontier.size // n))
                     left = max(1, job.limit - count) if job.limit > 0 else 0
                     cap = max(1, (job.node_budget - spent) // n) if job.node_budget > 0 else 0
-                    # nothing kept back for the other tasks: this one returns its nodes soon
-                    sl = seconds if frontier or n == 1 else max(MIN_SLICE, seconds / 8)
-                    ref = task.remote(box, nodes, dirty, left, stream, job.keep, sl, cap)
+                    idle = not frontier and len(running) + 1 < n  # workers left with nothing
+                    if one_node_search:  # its one node is cut in two at once for the idle
+                        sl, split = seconds, idle
+                    else:  # nothing kept back for the other tasks: this one returns soon
+                        sl = seconds if frontier or n == 1 else max(MIN_SLICE, seconds / 8)
+                        split = False
+                    ref = task.remote(box, nodes, dirty, left, stream, job.keep, sl, cap,
+                                      split)
                     running[ref] = len(nodes)
                     m["tasks"] += 1
                     m["nodes_out"] += len(nodes)

@@ -90,8 +90,10 @@ class _Prepared:
 
 
 def search_slice(box: list, nodes: np.ndarray, dirty: np.ndarray, limit: int, stream: bool,
-                 keep: int, seconds: float, max_nodes: int) -> tuple:
-    """Search below ``nodes`` for about ``seconds`` (at most ``max_nodes`` nodes when > 0).
+                 keep: int, seconds: float, max_nodes: int, split: bool = False) -> tuple:
+    """Search below ``nodes`` for about ``seconds`` (at most ``max_nodes`` nodes when > 0);
+    with ``split``, return as soon as the search has cut its node in two for idle workers
+    (the learning engine does so on request), or search the slice if it cannot.
 
     Returns (solutions counted, solutions [k, n_cells], unexplored nodes, their dirty marks,
     stats, abi reason, worker name, node id, seconds searched). Every solution below
@@ -113,6 +115,7 @@ def search_slice(box: list, nodes: np.ndarray, dirty: np.ndarray, limit: int, st
             if step <= 0:
                 break
         t_call = time.perf_counter()
+        ctrl[abi.CTRL_WANT_WORK] = 1 if split else 0
         r = state.run(ctrl, max(1, limit - count) if limit > 0 else 0, stream, step)
         found = state.found_solutions()
         count += state.found
@@ -123,6 +126,11 @@ def search_slice(box: list, nodes: np.ndarray, dirty: np.ndarray, limit: int, st
         if r in (abi.EXHAUSTED, abi.LIMIT):
             reason = r
             break
+        if r == abi.WORK_REQUESTED:
+            if state.size >= 2:
+                break  # cut in two: the halves go back to the driver
+            split = False  # nothing left to cut: search the slice
+            continue
         now = time.perf_counter()
         if now >= t_end:
             break
