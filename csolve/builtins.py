@@ -86,10 +86,10 @@ def _alldiff_only(model) -> bool:
 
 @hookimpl
 def csolve_register_engines(register):
-    from csolve.engines import Engine
+    from csolve.engines import LEARNING, Engine
 
     register(Engine(
-        "learning", "csolve.kernels.learning:search",
+        LEARNING, "csolve.kernels.learning:search",
         "clause learning (CDCL): learns why each dead end failed; for the hardest puzzles",
         models="all-different models (Sudoku of any size, Latin squares)",
         fits=_alldiff_only, scratch="csolve.kernels.learning:scratch_words"))

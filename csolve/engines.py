@@ -21,6 +21,9 @@ if TYPE_CHECKING:
     from csolve.model import Model
 
 #: The name that selects the generic search over the model's rules.
+#: the clause-learning engine the core registers: hard puzzles move to it, and it searches
+#: one node at a time, cutting it in two when asked to share
+LEARNING = "learning"
 GENERIC = "dfs"
 
 

@@ -108,10 +108,15 @@ def find_solution(ptype: PuzzleType, puzzle: Puzzle, timeout: float | None = Non
     return r.count, (r.solutions[0] if r.solutions else None)
 
 
+def clock() -> float:
+    """The clock a step-by-step solve is timed by (``check_time``)."""
+    return time.monotonic()
+
+
 def check_time(puzzle: Puzzle, started: float, timeout: float | None) -> None:
-    """Between steps: past ``timeout`` seconds since ``started`` (``time.monotonic()``),
+    """Between steps: past ``timeout`` seconds since ``started`` (a :func:`clock` reading),
     the time-out error."""
-    if timeout and time.monotonic() - started > timeout:
+    if timeout and clock() - started > timeout:
         raise timed_out(puzzle, timeout)
 
 
@@ -215,7 +220,7 @@ def explain(ptype: PuzzleType, puzzle: Puzzle, tactics: Sequence[str] | None = N
             limit: int | None = None, timeout: float | None = None) -> Explanation:
     """The step-by-step solve (the first ``limit`` steps), within ``timeout`` seconds for
     the search and the steps together (past it: :class:`~csolve.errors.SearchTimeoutError`)."""
-    started = time.monotonic()
+    started = clock()
     count, solution = find_solution(ptype, puzzle, timeout)
     return _explained(ptype, puzzle, tactics, limit, timeout, started, count, solution)
 
@@ -236,7 +241,7 @@ def rate(ptype: PuzzleType, puzzle: Puzzle, tactics: Sequence[str] | None = None
     """Grade a puzzle: solve it step by step with ``tactics`` (default: all the plugin's,
     easiest first), guessing the search's solution's value when they run out; within
     ``timeout`` seconds as :func:`explain`."""
-    started = time.monotonic()
+    started = clock()
     count, solution = find_solution(ptype, puzzle, timeout)
     if count == 0:
         return Rating(level=INVALID, hardest=None, steps=0, guesses=0, solutions=0)

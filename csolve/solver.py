@@ -29,7 +29,7 @@ import numpy as np
 
 from csolve.backends import Backend, GroupJob, SearchJob, get_backend
 from csolve.defaults import PROBE_NODES, escalate_budget
-from csolve.engines import GENERIC, with_engine
+from csolve.engines import GENERIC, LEARNING, with_engine
 from csolve.errors import CsolveError, ExitCode, OptionError
 from csolve.kernels import abi
 from csolve.model import Model
@@ -41,7 +41,7 @@ __all__ = ["End", "Result", "ResultBlock", "SolveOptions", "Stats", "Status", "s
            "solve_one", "solve_puzzles"]
 
 #: The engine a puzzle moves to when the model's own search gives up on it.
-FALLBACK_ENGINE = "learning"
+FALLBACK_ENGINE = LEARNING
 #: How the learning engine takes a puzzle over on one core: the backend, its searches and
 #: its ``-O`` options. One search keeps every conflict it learns from on the whole puzzle;
 #: searches that take turns and split the puzzle (``interleave``) each start afresh, and on

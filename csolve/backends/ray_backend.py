@@ -30,6 +30,7 @@ from csolve.backends.base import (
 )
 from csolve.backends.ray_cluster import INSTALL_HINT, connect, ray_installed
 from csolve.backends.serial import PROBE_SECONDS, probe_alone
+from csolve.engines import LEARNING
 from csolve.kernels import abi
 from csolve.search import stats_dict
 
@@ -213,7 +214,7 @@ class RayBackend(Backend):
         stream = job.on_solution is not None
         # the learning engine searches one node at a time and hands it back whole: it
         # shares by cutting that node in two on request, as with the thread backends
-        one_node_search = job.model.engine == "learning"
+        one_node_search = job.model.engine == LEARNING
         box = [ray.put(job.model)]
         frontier = Frontier()
         frontier.add(*first.take_bottom(first.size))
