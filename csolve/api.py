@@ -233,8 +233,10 @@ OTHER_TYPE_TEXT = 1 << 18
 
 
 def _reads_as_another_type(ptype: PuzzleType, text: str, source: str) -> str | None:
-    """The name of another installed puzzle type that reads all of ``text``: a file given
-    with the wrong type reads as what it is, and the error can say so."""
+    """The names of the other installed puzzle types that read all of ``text`` ("kakuro",
+    "futoshiki or sudoku"): a file given with the wrong type reads as what it is, and the
+    error can say so. Every type that reads it is named, so that a lenient reader does not
+    hide the type the file was written for."""
     import contextlib
     import io
 
@@ -243,6 +245,7 @@ def _reads_as_another_type(ptype: PuzzleType, text: str, source: str) -> str | N
     if len(text) > OTHER_TYPE_TEXT:
         return None
     # quiet: a plugin that fails to load, or a reader that talks, is not this error's news
+    readers = []
     with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
         for name, other in sorted(all_puzzle_types().items()):
             if name == ptype.name:
@@ -251,10 +254,12 @@ def _reads_as_another_type(ptype: PuzzleType, text: str, source: str) -> str | N
                 puzzles = parse_text(other, text, source, None)
                 if puzzles:
                     other.check_many(puzzles)
-                    return name
+                    readers.append(name)
             except Exception:  # any reader's failure: not that type
                 continue
-    return None
+    if not readers:
+        return None
+    return " or ".join([", ".join(readers[:-1]), readers[-1]] if len(readers) > 1 else readers)
 
 
 def parse_text(ptype: PuzzleType, text: str, source: str, fmt: str | None

@@ -790,3 +790,16 @@ def test_the_wrong_type_guess_keeps_a_broken_plugin_quiet(site):
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("csolve: error: ")
     assert err.endswith("(it reads as kakuro puzzles: is the puzzle type right?)\n")
+
+
+def test_the_wrong_type_guess_names_every_type_that_reads_the_file(site):
+    """A lenient third-party reader does not hide the type a file was written for: every
+    installed type that reads it is named ("aaa-sudoku or sudoku", not the first in order)."""
+    from .helpers import run_cli
+
+    lenient = (NONE_FROM.replace('"odd-sudoku"', '"aaa-sudoku"')
+               .replace("    def {method}(self, *args, **kwargs):\n        return None\n", ""))
+    install(site, "lenientplug", {"lenient": lenient})
+    code, out, err = run_cli("solve", "kakuro", HARD)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.endswith("(it reads as aaa-sudoku or sudoku puzzles: is the puzzle type right?)\n")
