@@ -143,10 +143,11 @@ def model_values(ptype: PuzzleType, puzzle: Puzzle, model: Model, solution) -> l
 
 
 def stepper(ptype: PuzzleType, puzzle: Puzzle, tactics: Sequence[str] | None = None,
-            solution=None, unique: bool = False) -> Stepper:
+            solution=None, unique: bool = False, guess: bool = True) -> Stepper:
     """A :class:`Stepper` for a puzzle; guesses follow ``solution`` when given, and every
     step is checked against it when it is the ``unique`` one. Tactics with no step-by-step
-    form (a plugin rule without a finder) are left to guesses."""
+    form (a plugin rule without a finder) are left to guesses; with ``guess`` false (a puzzle
+    with no solution) the steps end where a guess would be needed."""
     ptype.check(puzzle)
     model = ptype.model(puzzle)
     chosen = tactic_list(ptype, tactics)
@@ -154,7 +155,7 @@ def stepper(ptype: PuzzleType, puzzle: Puzzle, tactics: Sequence[str] | None = N
                    solution=None if solution is None else model_values(ptype, puzzle, model,
                                                                          solution),
                    missing_ok=tuple(t for t in chosen if t not in (tactics or ())),
-                   unique=unique)
+                   unique=unique, guess=guess)
 
 
 def rate_steps(steps: Sequence[Step], solutions: int = 1,
@@ -182,6 +183,11 @@ def rate_steps(steps: Sequence[Step], solutions: int = 1,
         level = step_level(ptype, hardest_step) if hardest_step else "easy"
     return Rating(level=level, hardest=hardest, steps=len(logical), guesses=guesses,
                   tactics=dict(counts), solutions=solutions)
+
+
+#: why a puzzle has no solution, where the steps end without finding out
+NO_CONTRADICTION = ("the search finds no solution; the tactics reach no contradiction "
+                    "without a guess")
 
 
 @dataclass
@@ -212,7 +218,7 @@ class Explanation:
                 why = board.broken()
             if why and more:  # the steps that lead there were not all shown
                 why += f" (after {counted(len(self.steps) + more, 'step')}; explain shows them)"
-            self._why = why or "the search finds no solution"
+            self._why = why or NO_CONTRADICTION
         return self._why
 
 
@@ -228,7 +234,7 @@ def explain(ptype: PuzzleType, puzzle: Puzzle, tactics: Sequence[str] | None = N
 def _explained(ptype: PuzzleType, puzzle: Puzzle, tactics: Sequence[str] | None,
                limit: int | None, timeout: float | None, started: float, count: int,
                solution: object | None) -> Explanation:
-    st = stepper(ptype, puzzle, tactics, solution, unique=count == 1)
+    st = stepper(ptype, puzzle, tactics, solution, unique=count == 1, guess=count != 0)
     steps = []
     for step in st.steps(limit):
         steps.append(step)

@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from csolve.grading import NOT_UNIQUE, rate
+from csolve.grading import NO_CONTRADICTION, NOT_UNIQUE, rate
 from csolve.model import Model, ModelBuilder
 from csolve.puzzle import Puzzle, PuzzleType, get_puzzle_type
 
@@ -192,6 +192,30 @@ def test_steps_stop_where_a_sum_is_broken_and_say_which(capsys, monkeypatch, tmp
     rating = json.loads(out)["rating"]
     assert (rating["level"], rating["hardest"], rating["steps"]) == ("invalid", None, 0)
     assert rate(ptype, puzzle).level == "invalid"
+
+
+NEEDS_A_GUESS_TO_REFUTE = ".79.26..5...497......3....4..1.....6...64.8.3.2....9...53...1.8......" \
+    ".7...78..5.9"
+
+
+def test_a_puzzle_with_no_solution_gets_no_guesses(capsys, monkeypatch, tmp_path):
+    """Where the tactics cannot refute a puzzle with no solution, the steps end there: a
+    guess proves nothing on it (explain went on guessing, filled cells no solution has, and
+    gave the contradiction its guesses made as the reason)."""
+    path = tmp_path / "p.txt"
+    path.write_text(NEEDS_A_GUESS_TO_REFUTE + "\n")
+    for args in (("--output", "line"), ("--output", "json")):
+        code, out, err = run(capsys, monkeypatch, "explain", "sudoku", str(path), *args)
+        assert code == 1, err
+        if args[1] == "json":
+            obj = json.loads(out)
+            assert obj["status"] == "no-solution" and obj["why"] == NO_CONTRADICTION
+            assert obj["steps"] and all(s["tactic"] != "guess" for s in obj["steps"])
+        else:
+            assert out.splitlines()[-1] == f"no solution: {NO_CONTRADICTION}"
+            assert ": guess (" not in out
+    code, out, _ = run(capsys, monkeypatch, "hint", "sudoku", str(path), "--output", "line")
+    assert code == 1 and out == f"no solution: {NO_CONTRADICTION}\n"
 
 
 def test_bad_cell_is_quoted_as_written(capsys, monkeypatch, tmp_path):

@@ -119,7 +119,8 @@ def step_pictures(ptype, puzzle, tactics: tuple[str, ...] | None, timeout: float
 
     started = grading.clock()
     count, solution = grading.find_solution(ptype, puzzle, timeout)
-    st = grading.stepper(ptype, puzzle, tactics, solution, unique=count == 1)  # guesses follow it
+    st = grading.stepper(ptype, puzzle, tactics, solution, unique=count == 1,  # guesses follow
+                         guess=count != 0)                                    # the solution
     items = []
     while True:
         before, placed = list(st.board.cand), list(st.board.placed)
@@ -131,7 +132,7 @@ def step_pictures(ptype, puzzle, tactics: tuple[str, ...] | None, timeout: float
         items.append((heading, ptype.to_svg(puzzle, None, step, candidates=before,
                                             placed=placed), ""))
     if count == 0:
-        why = st.board.broken() or "the search finds no solution"
+        why = st.board.broken() or grading.NO_CONTRADICTION
         items.append((f"{puzzle.where}: no solution", ptype.to_svg(puzzle, None), why))
     else:
         more = " (and other solutions)" if count > 1 else ""
