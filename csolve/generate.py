@@ -422,10 +422,12 @@ def checked_request(ptype, options: GenerateOptions) -> GenerateOptions:
     if options.box is not None:
         ptype.with_box([], options.box)  # a type with no box shape to choose says so
     ptype.check_generate(options)
-    cells = options.size * options.size
-    if options.clues is not None and options.clues >= cells:  # it would remove nothing
-        raise GenerationError(f"clues must be fewer than the {cells} cells of a "
-                              f"{options.size}x{options.size} grid, got {options.clues}")
+    most = ptype.most_clues(options)
+    if options.clues is not None and options.clues >= most:  # it would remove nothing
+        where = (f"the {most} cells of a {options.size}x{options.size} grid"
+                 if most == options.size * options.size else
+                 f"the {most} clues a {options.size}x{options.size} {ptype.name} puzzle holds")
+        raise GenerationError(f"clues must be fewer than {where}, got {options.clues}")
     return options
 
 
@@ -470,7 +472,7 @@ def generate_puzzles(ptype, options: GenerateOptions, count: int, seed: int,
                         replace(options, clues=clues), np.random.default_rng([puzzle_seed, t]),
                         ctrl),
                     (puzzle, solution, label), difficulty, lambda p: grade_label(grade(ptype, p)),
-                    ptype.clue_count, options.size * options.size - 1)
+                    ptype.clue_count, ptype.most_clues(options) - 1)
             t += 1
             if grade is None or label == difficulty:
                 check_generated(ptype, puzzle, solution, options, ctrl)
@@ -500,7 +502,7 @@ def takes_clues(ptype, options: GenerateOptions) -> bool:
     from dataclasses import replace
 
     try:
-        ptype.check_generate(replace(options, clues=options.size * options.size - 1))
+        ptype.check_generate(replace(options, clues=ptype.most_clues(options) - 1))
     except CsolveError:
         return False
     return True

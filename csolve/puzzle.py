@@ -322,6 +322,12 @@ class PuzzleType:
         data = puzzle.data
         return int(np.count_nonzero(data)) if isinstance(data, np.ndarray) else -1
 
+    def most_clues(self, options: Any) -> int:
+        """The most clues a puzzle made with ``options`` can hold (``--clues`` must be fewer,
+        or no clue would be removed): the grid's cells by default. A type whose clues are not
+        all cells (a Skyscrapers puzzle's edge numbers) says how many it has."""
+        return options.size * options.size
+
     def check_generate(self, options: Any) -> None:
         """Raise :class:`csolve.generate.GenerationError` for generate options this type
         cannot honour (a size it has no puzzles of, ``--symmetry`` where no clues are

@@ -507,3 +507,22 @@ def test_bundled_files_are_what_their_header_commands_make(path):
         assert r.returncode == 0, r.stderr
         made += r.stdout.splitlines()
     assert made == [line for line in lines if line and not line.startswith("#")]
+
+
+def test_a_type_whose_clues_are_not_all_cells_says_how_many_it_holds():
+    """``most_clues`` bounds ``--clues`` (a grid's cells unless the type says more, as a
+    Skyscrapers puzzle with edge numbers would)."""
+    from csolve.generate import GenerateOptions, GenerationError, checked_request
+    from csolve.puzzle import get_puzzle_type
+
+    class Edged(type(get_puzzle_type("sudoku"))):
+        name = "edged-sudoku"
+
+        def most_clues(self, options):
+            return options.size * options.size + 36
+
+    edged = Edged()
+    assert checked_request(edged, GenerateOptions(size=9, clues=100)).clues == 100
+    with pytest.raises(GenerationError, match="fewer than the 117 clues a 9x9 edged-sudoku "
+                                              "puzzle holds, got 117"):
+        checked_request(edged, GenerateOptions(size=9, clues=117))
