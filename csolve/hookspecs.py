@@ -49,11 +49,13 @@ def csolve_register_engines(register):
 def csolve_register_backends(register):
     """Register search backends: ``register(backend)``.
 
-    ``backend`` is a :class:`csolve.backends.base.Backend`: a work-sharing policy that runs
-    the search kernels on one or more workers.
+    ``backend`` is a :class:`csolve.backends.Backend`: a work-sharing policy that runs the
+    search kernels on one or more workers (docs/plugin-api.md, "Backends and commands").
     """
 
 
 @hookspec
 def csolve_register_commands(cli):
-    """Add commands to the ``csolve`` command line: ``cli`` is the typer application."""
+    """Add commands to the ``csolve`` command line: ``cli`` is the typer application
+    (``@cli.command()``); a :class:`csolve.errors.CsolveError` a command raises is one
+    error line with its exit code."""

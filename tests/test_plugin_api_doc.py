@@ -11,6 +11,7 @@ from csolve.grading import find_solution, stepper
 from csolve.puzzle import get_puzzle_type
 
 from .helpers import PUZZLES, ROOT
+from .test_plugin_isolation import HARD, install, program, site  # noqa: F401 (fixture)
 
 
 def _block(first_line: str) -> str:
@@ -70,3 +71,26 @@ def test_the_str8ts_picture_example_draws_what_the_plugin_draws():
         assert (shown.to_svg(puzzle, None, step, candidates=before, placed=placed)
                 == real.to_svg(puzzle, None, step, candidates=before, placed=placed))
     assert steps > 5
+
+
+def test_the_backend_and_command_example_runs_as_a_plugin(site):  # noqa: F811 (fixture)
+    """The "Backends and commands" example, installed as a distribution: its backend runs
+    (``solve_group`` for a file of 9x9 Sudokus, ``solve`` for a puzzle searched alone) and
+    gives valid solutions; its command prints each puzzle's givens; its error is one line."""
+    install(site, "loggedplug", {"logged": _block("# csolve_logged/hooks.py")})
+    r = program(site, "solve", "sudoku", HARD, "--backend", "logged", "--output", "line")
+    assert r.returncode == 0 and r.stderr.splitlines()[0] == "a batch of 5 puzzles", r.stderr
+    sudoku = get_puzzle_type("sudoku")
+    puzzles = sudoku.parse(open(HARD).read(), HARD)
+    for puzzle, line in zip(puzzles, r.stdout.split(), strict=True):
+        (solution,) = sudoku.parse(line, "<out>")
+        assert sudoku.validate(puzzle, solution.data) == []
+    big = str(PUZZLES / "sudoku" / "25x25.txt")
+    r = program(site, "solve", "sudoku", big, "--backend", "logged", "--output", "line")
+    assert r.returncode == 0 and r.stderr.splitlines()[0].endswith(" nodes, limit"), r.stderr
+    r = program(site, "givens", "sudoku", HARD)
+    assert r.returncode == 0
+    assert r.stdout.splitlines() == [f"{p.where}: {sudoku.clue_count(p)}" for p in puzzles]
+    r = program(site, "givens", "sudoku", "no-such.txt")
+    assert (r.returncode, r.stderr) == (2, "csolve: error: no-such.txt: no such file\n")
+    assert "logged" in program(site, "list-backends").stdout
