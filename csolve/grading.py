@@ -154,7 +154,8 @@ def stepper(ptype: PuzzleType, puzzle: Puzzle, tactics: Sequence[str] | None = N
     return Stepper(model, chosen, namer_for(ptype, puzzle), finders=ptype.step_finders(),
                    solution=None if solution is None else model_values(ptype, puzzle, model,
                                                                          solution),
-                   missing_ok=tuple(t for t in chosen if t not in (tactics or ())),
+                   missing_ok=tuple(t for t in chosen if t not in (tactics or ())
+                                    or t in ptype.constraint_rules),  # always on: named or not
                    unique=unique, guess=guess)
 
 

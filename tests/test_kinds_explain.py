@@ -131,6 +131,30 @@ def test_a_third_party_type_is_explained_and_graded_with_generic_tactics():
     assert rate(ptype, p).level in ("easy", "evil")
 
 
+def test_a_constraint_rule_with_no_finder_is_a_tactic_to_name_and_never_a_wrong_step(
+        capsys, monkeypatch):
+    """A constraint rule without a step finder: named in ``--tactics`` it is taken (as
+    list-tactics lists it), shown as guesses; on a puzzle it leaves with no solution the
+    steps end without a guess (they guessed their way to a full grid that breaks it)."""
+    import csolve.puzzle
+    from csolve.grading import explain, stepper
+
+    ptype = _Latin()
+    p = Puzzle(ptype.name, "<test>", 1, 0, np.array([0, 0, 0, 0, 1, 2, 0, 0, 0]))
+    assert stepper(ptype, p, ("elimination", "str8ts-straight")).skipped == ["str8ts-straight"]
+    broken = Puzzle(ptype.name, "<test>", 1, 0, np.array([1, 0, 3, 0, 0, 0, 0, 0, 0]))
+    e = explain(ptype, broken)
+    assert e.solutions == 0 and all(s.tactic != "guess" for s in e.steps)
+    assert not e.stepper.board.solved() and e.why_no_solution() == NO_CONTRADICTION
+    monkeypatch.setattr(csolve.puzzle, "get_puzzle_type", lambda name: ptype)
+    monkeypatch.setenv("COLUMNS", "250")  # one line a tactic
+    code, out, _ = run(capsys, monkeypatch, "list-tactics", "latin-test")
+    assert code == 0
+    rows = {line.split("│")[1].strip(): line for line in out.splitlines() if "│" in line}
+    assert "no step-by-step form" in rows["str8ts-straight"]
+    assert "no step-by-step form" not in rows["elimination"]
+
+
 @pytest.mark.usefixtures("latin")
 def test_the_tutorial_plugin_is_explained_and_rated_on_the_command_line(
         capsys, monkeypatch, tmp_path):

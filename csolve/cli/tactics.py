@@ -69,7 +69,7 @@ def list_tactics_cmd(
     from rich.table import Table
 
     from csolve.grading import known_tactics, level_of
-    from csolve.logic import LABELS
+    from csolve.logic import FINDERS, LABELS
     from csolve.puzzle import get_puzzle_type
     from csolve.rules import all_rules
 
@@ -79,10 +79,13 @@ def list_tactics_cmd(
     table = Table(title=f"{puzzle} tactics (default rules: {','.join(used)})")
     for col in ("tactic", "also known as", "level", "what it does"):
         table.add_column(col)
+    worded = {*FINDERS, *ptype.step_finders()}
     for t in known_tactics(ptype):
         r = rules.get(t)
-        table.add_row(t, LABELS.get(t, t), level_of(ptype, t),
-                      r.description if r else "")
+        what = r.description if r else ""
+        if t not in worded:  # explain and rate guess where it deduces
+            what += " (no step-by-step form: explain shows its deductions as guesses)"
+        table.add_row(t, LABELS.get(t, t), level_of(ptype, t), what.strip())
     Console(soft_wrap=True).print(table)
 
 
