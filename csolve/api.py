@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from csolve.defaults import MAX_KEPT, MAX_WORKERS, cores
+from csolve.defaults import MAX_COUNT, MAX_KEPT, MAX_PUZZLES, MAX_WORKERS, cores
 from csolve.errors import (
     AUDIENCE,
     CsolveError,
@@ -328,12 +328,12 @@ class Solver:
         self.backend = be = get_backend(backend)
         _check_keywords(backend_options, be.options)
         _check_workers(workers)
-        if limit is not None and limit < 0:
-            raise OptionError(f"limit must be 0 or more, got {limit}")
+        if limit is not None and not 0 <= limit <= MAX_COUNT:
+            raise OptionError(f"limit must be 0 to {MAX_COUNT:,} (2**62), got {limit}")
         _check_timeout(timeout)
-        if escalate_after is not None and escalate_after < 0:
-            raise OptionError("escalate_after must be 0 (never) or more nodes, got "
-                              f"{escalate_after}")
+        if escalate_after is not None and not 0 <= escalate_after <= MAX_COUNT:
+            raise OptionError(f"escalate_after must be 0 (never) to {MAX_COUNT:,} (2**62) "
+                              f"nodes, got {escalate_after}")
         rule_names = self._rules(_names(rules), _names(tactics, "tactics"), engine)
         # 0 is "no limit" as on the command line (--limit 0, --all): every solution, of
         # which solve keeps MAX_KEPT
@@ -648,6 +648,8 @@ def generate(kind: str | PuzzleType, count: int = 1, *, size: int = 9, seed: int
                              ("clues", clues, 1), ("tries", tries, 1)):
         if value is not None and value < low:
             raise OptionError(f"{name} must be {low} or more, got {value}")
+    if count > MAX_PUZZLES:
+        raise OptionError(f"count must be 1 to {MAX_PUZZLES:,}, got {count}")
     _check_workers(workers)
     if symmetry not in SYMMETRIES:
         raise UnknownNameError(f"unknown symmetry {symmetry!r} (known: {', '.join(SYMMETRIES)})")

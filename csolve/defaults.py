@@ -40,6 +40,13 @@ DIFFICULTY_SECONDS = 10.0
 #: cluster task) and its scratch memory, so a slip of a few zeros is refused, not started
 MAX_WORKERS = 1024
 
+#: the largest solution limit or node budget a search takes, from the command line or
+#: Python (the kernels count in 64-bit integers)
+MAX_COUNT = 2**62
+
+#: the most puzzles one ``generate`` makes (a slip of a few zeros is refused, not started)
+MAX_PUZZLES = 10**9
+
 #: the most solutions ``csolve.solve(limit=N)`` keeps per puzzle (room for them is set aside
 #: up front; ``on_solution`` streams any number)
 MAX_KEPT = 1000

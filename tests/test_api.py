@@ -175,6 +175,13 @@ def test_a_puzzle_of_another_type_is_an_input_error(call):
     (lambda: csolve.generate("sudoku", difficulty="Hard"), csolve.UnknownNameError,
      "unknown difficulty 'Hard' .known: easy, medium"),
     (lambda: csolve.generate("sudoku", count=-1), csolve.OptionError, "count must be 1"),
+    (lambda: csolve.generate("sudoku", count=10**30), csolve.OptionError,
+     "count must be 1 to 1,000,000,000"),
+    # the command line's bounds: the kernels count in 64-bit integers (a numba TypingError)
+    (lambda: csolve.solve("sudoku", HARD, count=True, limit=2**64), csolve.OptionError,
+     "limit must be 0 to 4,611,686,018,427,387,904"),
+    (lambda: csolve.solve("sudoku", HARD, escalate_after=2**63), csolve.OptionError,
+     "escalate_after must be 0 .never. to 4,611,686,018,427,387,904"),
     (lambda: csolve.generate("sudoku", seed=-5), csolve.OptionError, "seed must be 0"),
     (lambda: csolve.generate("sudoku", workers=-1), csolve.OptionError, "workers must be 0"),
     (lambda: csolve.generate("sudoku", tries=0), csolve.OptionError, "tries must be 1"),

@@ -10,7 +10,7 @@ import typer
 from csolve import defaults
 from csolve.cli.app import app, examples
 from csolve.cli.common import BoxOpt, Output, write_whole
-from csolve.defaults import MAX_WORKERS
+from csolve.defaults import MAX_PUZZLES, MAX_WORKERS
 from csolve.errors import counted
 
 
@@ -30,9 +30,8 @@ class Difficulty(StrEnum):
     evil = "evil"
 
 
-#: bounds that keep a number a machine integer, so a typing slip is a one-line usage error:
-#: a billion puzzles, and the cells of the largest grid (64x64)
-MAX_COUNT = 10**9
+#: a bound that keeps a number a machine integer, so a typing slip is a one-line usage
+#: error: the cells of the largest grid (64x64)
 MAX_CELLS = 64 * 64
 
 _SEED = "Random seed; the same seed, options and version give the same puzzles (default: "\
@@ -54,7 +53,7 @@ def generate(
     puzzle: Annotated[str, typer.Argument(help="Puzzle type, e.g. sudoku (see list-plugins).")],
     size: Annotated[int, typer.Option(min=1, help="Grid size n (Sudoku: 4, 6, 8, 9, ... 64).")]
     = 9,
-    count: Annotated[int, typer.Option(min=1, max=MAX_COUNT, help="Number of puzzles.")] = 1,
+    count: Annotated[int, typer.Option(min=1, max=MAX_PUZZLES, help="Number of puzzles.")] = 1,
     seed: Annotated[int | None, typer.Option(min=0, help=_SEED)] = None,
     symmetry: Annotated[Symmetry, typer.Option(help="Remove clues in symmetric groups.")]
     = Symmetry.none,

@@ -23,10 +23,13 @@ from csolve.cli.common import (
     PuzzleArg,
     default_output,
 )
-from csolve.defaults import ESCALATE_AFTER, ESCALATE_AFTER_LARGE, LARGE_GRID_CELLS, MAX_WORKERS
-
-#: the largest count or node budget an option takes (the kernels count in 64-bit integers)
-MAX_COUNT = 2**62
+from csolve.defaults import (
+    ESCALATE_AFTER,
+    ESCALATE_AFTER_LARGE,
+    LARGE_GRID_CELLS,
+    MAX_COUNT,
+    MAX_WORKERS,
+)
 
 _WORKERS = "Workers for parallel backends (0: one per core)."
 _COUNT = "Count solutions (exact unless --limit)."
