@@ -292,3 +292,16 @@ def test_a_step_that_changes_nothing_is_passed_over(monkeypatch):
     want = [s.text for s in csolve.explain("sudoku", MEDIUM)]
     monkeypatch.setitem(FINDERS, "hidden-single", idle_then_real)
     assert [s.text for s in csolve.explain("sudoku", MEDIUM)] == want
+
+
+@pytest.mark.parametrize("args", [("explain",), ("hint",), ("rate",),
+                                  ("explain", "--output", "svg")])
+def test_a_bad_puzzle_anywhere_in_a_file_is_refused_before_any_output(tmp_path, args):
+    """Conflicting givens on a file's last line: one error line and nothing else, as solve
+    and render do (the first puzzles were explained, then the error, exit 2)."""
+    path = tmp_path / "mixed.txt"
+    path.write_text((PUZZLES / "sudoku" / "9x9-hard.txt").read_text() + "99" + "." * 79 + "\n")
+    code, out, err = run_cli(args[0], "sudoku", str(path), *args[1:])
+    assert (code, out) == (2, "")
+    assert err == (f"csolve: error: {path}:7: conflicting givens: value 9 twice in row 1 "
+                   "(r1c1 and r1c2)\n")

@@ -151,6 +151,7 @@ def explain_pictures(kind: str, file: str, tactics: str | None, output: ExplainO
     from csolve.errors import ExitCode, SearchTimeoutError
 
     ptype, puzzles = load_puzzles(kind, file, fmt, box)
+    ptype.check_many(puzzles)  # a bad puzzle anywhere: nothing drawn, as solve does
     chosen = parse_tactics(tactics)
     items: list[tuple[str, str, str]] = []
     code = ExitCode.OK

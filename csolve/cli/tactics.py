@@ -103,6 +103,7 @@ def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | 
     from csolve.grading import step_level
 
     ptype, puzzles = load_puzzles(kind, file, fmt, box)
+    ptype.check_many(puzzles)  # a bad puzzle anywhere: nothing explained, as solve does
     chosen = parse_tactics(tactics)
     out = output or default_output()
     con = Console(highlight=False, soft_wrap=True, emoji=False)
@@ -255,6 +256,7 @@ def rate(
     from csolve.grading import rate as rate_puzzle
 
     ptype, puzzles = load_puzzles(puzzle, file, fmt, box)
+    ptype.check_many(puzzles)  # a bad puzzle anywhere: nothing rated, as solve does
     chosen = parse_tactics(tactics)
     out = Output(output.value) if output else default_output()
     con = Console(highlight=False, soft_wrap=True, emoji=False)
