@@ -518,6 +518,22 @@ def test_all_as_grids_reads_back_as_the_solutions_only(capsys, tmp_path):
         assert line[0] == "2" and line[6] == "3"
 
 
+def test_a_count_as_grids_shows_the_first_solution_as_json_and_svg_do(capsys, tmp_path):
+    """``--count --output grid``: the count in the header and the first solution below it
+    (it drew the givens again, where json gives the solution and svg draws it)."""
+    hard = str(PUZZLES / "sudoku" / "9x9-hard.txt")
+    code, out, _ = run(capsys, "solve", "sudoku", hard, "--count", "--output", "grid")
+    assert code == 0 and out.count(" solved, 1 solution\n") == 5
+    path = tmp_path / "grids.txt"
+    path.write_text(out)
+    assert run(capsys, "validate", "sudoku", str(path), "--against", hard)[0] == 0
+    code, out, _ = run(capsys, "solve", "sudoku", "2.....3.........", "--count", "--output",
+                       "grid")
+    assert code == 0 and out.startswith("# <text>:1 multiple, 12 solutions\n2 ")
+    (path := tmp_path / "first.txt").write_text(out)
+    assert run(capsys, "validate", "sudoku", str(path), "--against", "2.....3.........")[0] == 0
+
+
 def test_all_pretty_says_whether_the_solutions_shown_are_all(capsys):
     """The closing line of ``--all --output pretty``: "in all" only when the count is whole."""
     _code, out, _ = run(capsys, "solve", "sudoku", "2.....3.........", "--all", "--limit", "3",
