@@ -371,7 +371,7 @@ class Solver:
             from csolve.rules import kernel_paths
 
             kernel_paths(rules)  # an unknown rule fails before any work, naming those known
-            _check_own_constraints(self.puzzle_type, rules)
+            check_own_constraints(self.puzzle_type, rules)
         return rules
 
     @_in_python_words
@@ -431,7 +431,7 @@ class Solver:
                                       on_solution=on_solution, progress=progress, ctrl=ctrl))
 
 
-def _check_own_constraints(ptype: PuzzleType, rules: Sequence[str]) -> None:
+def check_own_constraints(ptype: PuzzleType, rules: Sequence[str]) -> None:
     """Refuse another type's constraint rule (Kakuro's sums on a Sudoku): it works on groups
     only that type's models have, so it would change nothing, without a word."""
     mine = set(ptype.constraint_rules)
@@ -639,7 +639,13 @@ def generate(kind: str | PuzzleType, count: int = 1, *, size: int = 9, seed: int
     of this process)."""
     import secrets
 
-    from csolve.generate import SYMMETRIES, GenerateOptions, backend_mapper, generate_puzzles
+    from csolve.generate import (
+        SYMMETRIES,
+        TRIES_WITHOUT_DIFFICULTY,
+        GenerateOptions,
+        backend_mapper,
+        generate_puzzles,
+    )
     from csolve.grading import LEVELS
 
     _check_numbers(count=count, size=size, seed=seed, clues=clues, tries=tries,
@@ -655,6 +661,8 @@ def generate(kind: str | PuzzleType, count: int = 1, *, size: int = 9, seed: int
         raise UnknownNameError(f"unknown symmetry {symmetry!r} (known: {', '.join(SYMMETRIES)})")
     if difficulty is not None and difficulty not in LEVELS:
         raise UnknownNameError(f"unknown difficulty {difficulty!r} (known: {', '.join(LEVELS)})")
+    if tries is not None and difficulty is None:
+        raise OptionError(TRIES_WITHOUT_DIFFICULTY)
     ptype = puzzle_type(kind)
     _check_text(box=box)
     options = GenerateOptions(size=size, symmetry=symmetry, clues=clues, rules=_names(rules),

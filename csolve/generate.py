@@ -407,6 +407,10 @@ class Generated:
     grade: str | None = None
 
 
+#: ``--tries`` alone, refused by the command and the API (in its words: ``tries=``)
+TRIES_WITHOUT_DIFFICULTY = "--tries goes with --difficulty (without it every puzzle takes one try)"
+
+
 def checked_request(ptype, options: GenerateOptions) -> GenerateOptions:
     """``options`` as generation takes them (the chosen rules as solve takes them:
     elimination first, the type's constraints kept), with every refusal raised before any
@@ -414,8 +418,11 @@ def checked_request(ptype, options: GenerateOptions) -> GenerateOptions:
     (:meth:`PuzzleType.check_generate`)."""
     from dataclasses import replace
 
+    from csolve.api import check_own_constraints
     from csolve.rules import kernel_paths
 
+    if options.rules is not None:
+        check_own_constraints(ptype, options.rules)  # another type's sums change nothing
     options = replace(options, rules=ptype.rules_for(options.rules))
     if options.rules is not None:
         kernel_paths(options.rules)  # every name known

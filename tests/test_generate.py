@@ -372,6 +372,8 @@ def test_json_that_generate_did_not_write_is_one_line_error(tmp_path):
     (("sudoku", "--size", "7"), "Sudoku size must be one of"),
     (("sudoku", "--clues", "81"), "clues must be fewer than the 81 cells of a 9x9 grid"),
     (("kakuro", "--clues", "100"), "clues must be fewer than the 81 cells"),
+    (("sudoku", "--tries", "3"), "--tries goes with --difficulty"),  # it did nothing
+    (("sudoku", "--rules", "kakuro-sum"), "rule 'kakuro-sum' is the constraint of kakuro"),
 ])
 def test_a_type_refuses_what_it_cannot_make_in_one_line(args, message):
     """The type's refusal is all that is said: no seed line before it (no seed was given),
@@ -385,7 +387,8 @@ def test_a_type_refuses_what_it_cannot_make_in_one_line(args, message):
     kind, option, value = args
     kw = {option.lstrip("-"): int(value) if value.isdigit() else value}
     in_python = re.sub(r"--(\w+)", r"\1=", message)  # the API's keywords
-    with pytest.raises(GenerationError, match=in_python.replace(".", r"\.")):
+    with pytest.raises((GenerationError, csolve.OptionError),
+                       match=in_python.replace(".", r"\.")):
         csolve.generate(kind, seed=1, **kw)
 
 

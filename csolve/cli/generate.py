@@ -85,6 +85,7 @@ def generate(
     from csolve.defaults import cores
     from csolve.errors import OptionError
     from csolve.generate import (
+        TRIES_WITHOUT_DIFFICULTY,
         GenerateOptions,
         backend_mapper,
         checked_request,
@@ -95,6 +96,8 @@ def generate(
 
     if minimal and clues is not None:
         raise OptionError("--minimal and --clues do not go together")
+    if tries is not None and difficulty is None:
+        raise OptionError(TRIES_WITHOUT_DIFFICULTY)
     ptype = get_puzzle_type(puzzle)
     if difficulty is not None:
         load_grader()  # fail fast, before any work
