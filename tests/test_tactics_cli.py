@@ -305,3 +305,18 @@ def test_a_bad_puzzle_anywhere_in_a_file_is_refused_before_any_output(tmp_path, 
     assert (code, out) == (2, "")
     assert err == (f"csolve: error: {path}:7: conflicting givens: value 9 twice in row 1 "
                    "(r1c1 and r1c2)\n")
+
+
+def test_hints_of_a_file_say_whose_they_are(tmp_path):
+    """Line output of hint on several puzzles: one line a puzzle, each led by its place
+    (they were bare steps, one a puzzle, with nothing to say which)."""
+    path = tmp_path / "two.txt"
+    solved = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+    hard = (PUZZLES / "sudoku" / "9x9-hard.txt").read_text().splitlines()[1]
+    path.write_text(f"{hard}\n{solved}\n")
+    code, out, err = run_cli("hint", "sudoku", str(path), "--output", "line")
+    assert code == 0, err
+    first, second = out.splitlines()
+    assert first.startswith(f"{path}:1: r") and second == f"{path}:2: no step: the puzzle is solved"
+    code, out, _ = run_cli("hint", "sudoku", hard, "--output", "line")  # one puzzle: as before
+    assert code == 0 and out.startswith("r")

@@ -136,8 +136,12 @@ def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | 
                     obj["solution"] = ptype.to_json(p, solution)
             con.print(json.dumps(obj), markup=False)
             continue
-        if out is Output.line and limit is None and len(puzzles) > 1:  # whose steps these are
-            con.print(p.where, markup=False)
+        whose = ""  # a hint a line: each says its puzzle where the file has several
+        if out is Output.line and len(puzzles) > 1:  # whose steps these are
+            if limit is None:
+                con.print(p.where, markup=False)
+            else:
+                whose = f"{p.where}: "
         if out is Output.pretty:
             from rich.markup import escape
 
@@ -146,15 +150,15 @@ def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | 
                 con.print(f"(no step-by-step form for {', '.join(st.skipped)}: what it "
                           "deduces shows as guesses)", markup=False)
         for i, s in enumerate(steps, 1):
-            prefix = f"{i:4d}. " if out is Output.pretty else ""
+            prefix = f"{i:4d}. " if out is Output.pretty else whose.replace("[", r"\[")
             style = "[yellow]" if s.tactic == "guess" else ""
             text = s.text.replace("[", r"\[")
             con.print(f"{prefix}{style}{text}{'[/]' if style else ''}")
         if limit is not None:
             if count == 0:
-                con.print(f"no solution: {e.why_no_solution()}", markup=False)
+                con.print(f"{whose}no solution: {e.why_no_solution()}", markup=False)
             elif not steps:
-                con.print("no step: the puzzle is solved", markup=False)
+                con.print(f"{whose}no step: the puzzle is solved", markup=False)
             continue
         if not steps and count == 1 and out is Output.line:  # a complete grid: say so
             con.print("no step: the puzzle is solved", markup=False)
