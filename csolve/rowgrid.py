@@ -19,11 +19,13 @@ G = TypeVar("G")
 
 
 class GridError(ValueError):
-    """A problem at a (row, column) of a grid (0-based; column None for a whole row)."""
+    """A problem at a (row, column) of a grid (0-based; column None for a whole row).
+    ``whole``: a problem of the whole grid (its size), shown at ``row`` in a text file and
+    without a row in a JSON record."""
 
-    def __init__(self, row: int, col: int | None, message: str) -> None:
+    def __init__(self, row: int, col: int | None, message: str, whole: bool = False) -> None:
         super().__init__(message)
-        self.row, self.col, self.message = row, col, message
+        self.row, self.col, self.message, self.whole = row, col, message, whole
 
 
 def tokens_with_columns(text: str) -> list[tuple[str, int]]:
@@ -35,13 +37,18 @@ def read_json_grid(source: str, line_no: int, text: str,
                    build: Callable[[list[list[str]]], G]) -> tuple[G, dict[str, Any]]:
     """The grid of one JSON-lines record (its ``grid``: a list of row strings) and the record."""
     obj = load_json(text, source, line_no)
-    grid = obj.get("grid") if isinstance(obj, dict) else None
-    if not isinstance(grid, list) or not grid or not all(isinstance(r, str) for r in grid):
+    if not isinstance(obj, dict) or "grid" not in obj:
         raise PuzzleInputError(source, line_no, None,
                                "JSON puzzle needs a 'grid' field: a list of row strings")
+    grid = obj["grid"]
+    if not isinstance(grid, list) or not grid or not all(isinstance(r, str) for r in grid):
+        raise PuzzleInputError(source, line_no, None, "'grid' holds no rows" if grid == [] else
+                               f"'grid' is {json_text(grid)}, not a list of row strings")
     try:
         return build([r.split() for r in grid]), obj
     except GridError as e:
+        if e.whole:
+            raise PuzzleInputError(source, line_no, None, e.message) from None
         where = f"grid row {e.row + 1}" + (f", cell {e.col + 1}" if e.col is not None else "")
         raise PuzzleInputError(source, line_no, None, f"{where}: {e.message}") from None
 

@@ -304,3 +304,24 @@ def test_a_bad_file_of_no_type_gets_no_guess(capsys, tmp_path):
     path.write_text("1234\n")
     code, _, err = run(capsys, "solve", "sudoku", str(path))
     assert "reads as" not in one_line_error(code, err)
+
+
+@pytest.mark.parametrize("kind, text, message", [
+    # a one-line puzzle cut short read as the first row of a 60x60 grid, and said only that
+    ("sudoku", "4" + "." * 59, "p.txt:1:61: the grid ends after 1 row; a 60x60 puzzle needs 60 "
+     "(or, on one line, n² symbols: 64 for 8x8, 81 for 9x9; is the line cut short?)"),
+    # the field is there: what is wrong is what it holds
+    ("kakuro", '{"grid": []}', "p.txt:1: 'grid' holds no rows"),
+    ("kakuro", '{"grid": [1, 2]}', "p.txt:1: 'grid' is [1, 2], not a list of row strings"),
+    ("kakuro", '{"grod": ["x"]}', "p.txt:1: JSON puzzle needs a 'grid' field"),
+    # a problem of the whole grid, not of its first row ("grid row 1: a grid needs ...")
+    ("str8ts", '{"grid": ["1 2 3", "4 5 6"]}', "p.txt:1: a grid needs 4..9 rows, this one has 2"),
+    ("kakuro", '{"grid": ["# #", "# #"]}', "p.txt:1: grid has no white cell"),
+    # 45 is the most a cage of distinct digits holds, whatever the grid's size
+    ("killer", "AABB/CDDB/CEFF/CGFH A=4 B=7 C=9 D=5 E=4 F=7 G=100 H=4",
+     "p.txt:1:45: sum '100' of cage 'G' is not a number 1..45 (a cage's digits differ"),
+])
+def test_messages_say_what_is_wrong_where_the_reader_can_tell(capsys, tmp_path, kind, text,
+                                                              message):
+    err = one_line_error(*run(capsys, "solve", kind, write(tmp_path, text + "\n"))[::2])
+    assert message in err

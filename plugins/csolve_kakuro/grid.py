@@ -116,7 +116,7 @@ def build(rows_tokens: list[list[str]]) -> KakuroGrid:
                                               "after it")
     whites = tuple((r, c) for r in range(n_rows) for c in range(n_cols) if kind[r, c] == WHITE)
     if not whites:
-        raise GridError(0, None, "grid has no white cell")
+        raise GridError(0, None, "grid has no white cell", whole=True)
     return KakuroGrid(n_rows, n_cols, kind, down, right, values, tuple(runs), whites)
 
 

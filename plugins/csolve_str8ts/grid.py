@@ -86,7 +86,7 @@ def build(rows: list[list[str]]) -> Str8tsGrid:
         raise GridError(0, None, f"{counted(len(rows[0]), 'cell')} on one line; a one-line "
                                  f"puzzle has n·n of them ({squares})")
     if n not in SIZES:
-        raise GridError(0, None, f"a grid needs 4..9 rows, this one has {n}")
+        raise GridError(0, None, f"a grid needs 4..9 rows, this one has {n}", whole=True)
     kind = np.zeros((n, n), dtype=np.int8)
     values = np.zeros((n, n), dtype=np.int64)
     for r, toks in enumerate(rows):

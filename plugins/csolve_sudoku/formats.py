@@ -349,9 +349,14 @@ def _parse_grid_block(source: str, rows: list[tuple[int, str]], fmt: str
                                    f"rows, {_SIZES_IN_WORDS}")
         chunk = rows[i:i + n]
         if len(chunk) < n:
+            cut = ""  # one row alone: more likely a one-line puzzle cut short
+            longer = [k for k in SIZES if k * k > n]
+            if len(chunk) == 1 and longer:
+                sizes = ", ".join(f"{k * k} for {k}x{k}" for k in longer[:2])
+                cut = f" (or, on one line, n² symbols: {sizes}; is the line cut short?)"
             raise PuzzleInputError(source, chunk[-1][0], len(chunk[-1][1]) + 1,
                                    f"the grid ends after {counted(len(chunk), 'row')}; a {n}x{n} "
-                                   f"puzzle needs {n}")
+                                   f"puzzle needs {n}{cut}")
         tokens = [_number_tokens(line) for _, line in chunk]
         numeric = all(t is not None and len(t) == n for t in tokens) and (
             n > len(DIGITS_FIRST) or any(len(tok) > 1 for t in tokens for _, tok in t))
