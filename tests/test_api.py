@@ -513,3 +513,21 @@ def test_a_backend_named_that_would_not_start_its_workers_is_warned_of(capsys):
     code, _, err = run_cli("generate", "sudoku", "--size", "4", "--seed", "1", "--backend",
                            "process-pool")
     assert code == 0 and "no worker processes are started" in err
+
+
+def test_process_pool_in_an_unguarded_script_is_a_csolve_error_that_says_why(tmp_path):
+    """A script that uses process-pool without the ``__main__`` guard: its workers die as
+    they start, and the error says what to do (it was a BrokenProcessPool, no hint)."""
+    script = tmp_path / "unguarded.py"
+    script.write_text(
+        "import csolve\n"
+        "try:\n"
+        "    csolve.count('sudoku', '...8.....43...9.87....2..1.2...........91......8....9....."
+        "51.....4...1.5.65.4..2.', backend='process-pool', workers=2, probe=0)\n"
+        "except csolve.CsolveError as e:\n"
+        "    print(type(e).__name__, e.exit_code, e)\n")
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                       timeout=300, cwd=tmp_path)
+    last = r.stdout.strip().splitlines()[-1]
+    assert last.startswith("WorkerProcessError 4 process-pool: a worker process ended abruptly")
+    assert 'if __name__ == "__main__":' in last

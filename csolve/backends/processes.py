@@ -22,6 +22,7 @@ import numpy as np
 
 from csolve.backends.base import PROBE_OPTION, Backend, SearchJob, SearchOutcome, number
 from csolve.backends.serial import probe_alone
+from csolve.errors import CsolveError, ExitCode
 from csolve.kernels import abi
 from csolve.search import SearchState, new_ctrl, stats_dict
 
@@ -147,6 +148,21 @@ def _drop(n: int) -> None:
         pool.shutdown(wait=False, cancel_futures=True)
 
 
+class WorkerProcessError(CsolveError):
+    """A worker process ended abruptly: the search cannot go on without its part. From a
+    script, most often the entry point's missing guard (``multiprocessing``'s spawn runs the
+    script again in every worker, which then tries to start workers of its own)."""
+
+    exit_code = ExitCode.INTERNAL
+
+    def __init__(self) -> None:
+        super().__init__(
+            "process-pool: a worker process ended abruptly (killed, out of memory, or, in a "
+            "script, started before it was guarded: a script that uses process-pool must run "
+            "its work under `if __name__ == \"__main__\":`, as multiprocessing's spawn "
+            "requires)")
+
+
 def _load(model) -> None:
     """In a worker process: import csolve and load (or compile) the model's kernels."""
     from csolve.search import kernels_for_model
@@ -267,7 +283,7 @@ class ProcessPool(Backend):
         except BrokenProcessPool:
             _drop(n)
             if not job.stopped():
-                raise
+                raise WorkerProcessError() from None
             # Ctrl-C reached a worker still starting, before it could ignore it: the stop
             # was asked for all the same
             reason, running = "stopped", set()
