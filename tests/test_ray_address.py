@@ -79,3 +79,30 @@ def test_an_ipv6_address_is_reached_without_its_brackets():
     threading.Thread(target=serve, daemon=True).start()
     _reachable(f"[::1]:{port}", seconds=0.5)
     assert accepted.wait(5)
+
+
+def test_address_auto_with_no_cluster_is_said_in_csolve_words(monkeypatch):
+    """Ray's own words name its command's flag (``--address``), which csolve has not."""
+    import importlib
+
+    cluster = importlib.import_module("csolve.backends.ray_cluster")  # (csolve.backends is
+                                                                       # also the API's function)
+
+    class NoCluster:  # Ray as it answers where no cluster runs (without starting one)
+        @staticmethod
+        def is_initialized() -> bool:
+            return False
+
+        @staticmethod
+        def init(**_kwargs) -> None:
+            raise ConnectionError("Could not find any running Ray instance. Please specify the "
+                                  "one to connect to by setting the `--address` flag or "
+                                  "`RAY_ADDRESS` environment variable.")
+
+    monkeypatch.setattr(cluster, "ray_module", lambda: NoCluster)
+    with pytest.raises(cluster.RayUnavailableError) as caught:
+        cluster.connect("auto")
+    message = str(caught.value)
+    assert message.startswith("cannot start or reach a Ray cluster at auto: no Ray cluster is "
+                              "running on this machine")
+    assert "--address" not in message and "ray start --head" in message

@@ -99,6 +99,11 @@ def connect(address: str | None = None) -> ModuleType:
                              _node_ip_address="127.0.0.1", **quiet)  # this machine only
         except (OSError, ValueError, RuntimeError) as e:
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            if address == "auto" and "Could not find any running Ray instance" in first:
+                # Ray's words name its own flag (--address): csolve's is -O address=
+                first = ("no Ray cluster is running on this machine (address=auto joins one "
+                         "started with `ray start --head`; without an address csolve starts "
+                         "its own)")
             where = f"at {address}" if address else "locally"
             raise RayUnavailableError(f"cannot start or reach a Ray cluster {where}: {first}"
                                       ) from None
