@@ -844,3 +844,19 @@ def test_sigterm_stops_every_worker_and_says_terminated(tmp_path, backend):
         time.sleep(0.01)
     else:
         raise AssertionError("processes of the job are left after a minute")
+
+
+def test_list_types_names_every_type_its_formats_and_what_else_it_does(capsys, monkeypatch):
+    """Where a user finds the puzzle types (they were in list-plugins' table only)."""
+    import csolve
+
+    monkeypatch.setenv("COLUMNS", "250")  # one line a type
+    code, out, _ = run(capsys, "list-types")
+    assert code == 0
+    rows = {line.split("│")[1].strip(): [c.strip() for c in line.split("│")[2:-1]]
+            for line in out.splitlines() if line.startswith("│")}
+    assert set(rows) == set(csolve.puzzle_types())
+    for name, ptype in csolve.puzzle_types().items():
+        plugin, formats, also, what = rows[name]
+        assert formats == ", ".join(ptype.formats) and what == ptype.description
+    assert rows["sudoku"][:3] == ["sudoku", "line, numbers, grid, sdk", "generate, pictures, grid"]

@@ -79,6 +79,29 @@ def list_plugins_cmd() -> None:
     Console().print(table)
 
 
+@app.command("list-types", epilog=examples(
+    "csolve list-types", "csolve solve kakuro puzzles/kakuro/small.txt --format json"))
+def list_types_cmd() -> None:
+    """Puzzle types: what each is, the formats it reads (--format) and what else it can do."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from csolve.puzzle import PuzzleType, all_puzzle_types, puzzle_types_by_plugin
+
+    plugin_of = {name: plugin for plugin, names in puzzle_types_by_plugin().items()
+                 for name in names}
+    extras = (("generate", "generate"), ("to_svg", "pictures"), ("format_grid", "grid"))
+    table = Table(title="csolve puzzle types")
+    for col in ("type", "plugin", "formats", "also", "what it is"):
+        table.add_column(col)
+    for name, ptype in sorted(all_puzzle_types().items()):
+        also = [word for method, word in extras
+                if getattr(type(ptype), method) is not getattr(PuzzleType, method)]
+        table.add_row(name, plugin_of.get(name, "?"), ", ".join(ptype.formats) or "-",
+                      ", ".join(also) or "-", ptype.description)
+    Console().print(table)
+
+
 @app.command("list-backends", epilog=examples(
     "csolve list-backends",
     "csolve solve sudoku puzzles/sudoku/16x16.txt --backend work-stealing --workers 4"))

@@ -22,7 +22,7 @@ class Output(StrEnum):
 
 
 # Arguments and options several commands share, declared once.
-PuzzleArg = Annotated[str, typer.Argument(help="Puzzle type, e.g. sudoku (see list-plugins).")]
+PuzzleArg = Annotated[str, typer.Argument(help="Puzzle type, e.g. sudoku (see list-types).")]
 FileArg = Annotated[str, typer.Argument(
     help="Puzzle file; '-' reads stdin; or the puzzle itself, e.g. one 81-symbol line.")]
 FormatOpt = Annotated[str | None, typer.Option("--format", help=(

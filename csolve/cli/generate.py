@@ -50,7 +50,7 @@ _BACKEND = ("Where puzzles are made: ray spreads them over a Ray cluster (see li
     "csolve generate sudoku --difficulty hard --count 5 --workers 0 > hard.txt",
     exit_codes=True))
 def generate(
-    puzzle: Annotated[str, typer.Argument(help="Puzzle type, e.g. sudoku (see list-plugins).")],
+    puzzle: Annotated[str, typer.Argument(help="Puzzle type, e.g. sudoku (see list-types).")],
     size: Annotated[int, typer.Option(min=1, help="Grid size n (Sudoku: 4, 6, 8, 9, ... 64).")]
     = 9,
     count: Annotated[int, typer.Option(min=1, max=MAX_PUZZLES, help="Number of puzzles.")] = 1,
