@@ -310,7 +310,7 @@ def test_a_bad_puzzle_anywhere_in_a_file_is_refused_before_any_output(tmp_path, 
 def test_hints_of_a_file_say_whose_they_are(tmp_path):
     """Line output of hint on several puzzles: one line a puzzle, each led by its place
     (they were bare steps, one a puzzle, with nothing to say which)."""
-    path = tmp_path / "two.txt"
+    path = tmp_path / "two\\[red]x.txt"  # a name that reads as markup, as it is
     solved = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
     hard = (PUZZLES / "sudoku" / "9x9-hard.txt").read_text().splitlines()[1]
     path.write_text(f"{hard}\n{solved}\n")

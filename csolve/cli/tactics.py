@@ -97,6 +97,7 @@ def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | 
                     timeout: float | None = None, box: str | None = None) -> int:
     """Print the steps for every puzzle of a file (or the first ``limit`` of each)."""
     from rich.console import Console
+    from rich.markup import escape
 
     from csolve.errors import ExitCode, SearchTimeoutError
     from csolve.grading import explain as explain_puzzle
@@ -143,16 +144,14 @@ def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | 
             else:
                 whose = f"{p.where}: "
         if out is Output.pretty:
-            from rich.markup import escape
-
             con.print(f"[bold]{escape(p.where)}[/]")
             if st.skipped:
                 con.print(f"(no step-by-step form for {', '.join(st.skipped)}: what it "
                           "deduces shows as guesses)", markup=False)
         for i, s in enumerate(steps, 1):
-            prefix = f"{i:4d}. " if out is Output.pretty else whose.replace("[", r"\[")
+            prefix = f"{i:4d}. " if out is Output.pretty else escape(whose)
             style = "[yellow]" if s.tactic == "guess" else ""
-            text = s.text.replace("[", r"\[")
+            text = escape(s.text)
             con.print(f"{prefix}{style}{text}{'[/]' if style else ''}")
         if limit is not None:
             if count == 0:
