@@ -368,6 +368,7 @@ class Solver:
 
             return tactics_as_rules(self.puzzle_type, tactics)
         if rules:
+            from csolve.puzzle import check_own_constraints
             from csolve.rules import kernel_paths
 
             kernel_paths(rules)  # an unknown rule fails before any work, naming those known
@@ -429,21 +430,6 @@ class Solver:
             items = self.read(puzzles)
         return _reworded(solve_blocks(self.puzzle_type, items, self.options,
                                       on_solution=on_solution, progress=progress, ctrl=ctrl))
-
-
-def check_own_constraints(ptype: PuzzleType, rules: Sequence[str]) -> None:
-    """Refuse another type's constraint rule (Kakuro's sums on a Sudoku): it works on groups
-    only that type's models have, so it would change nothing, without a word."""
-    mine = set(ptype.constraint_rules)
-    for name in rules:
-        if name in mine:
-            continue
-        owners = sorted(t.name for t in puzzle_types().values()
-                        if name in t.constraint_rules)
-        if owners:
-            raise OptionError(f"rule {name!r} is the constraint of {' and '.join(owners)} "
-                              f"puzzles (it works on their groups); a {ptype.name} model has "
-                              "none of them")
 
 
 def _check_keywords(backend_options: dict[str, Any], known: Any) -> None:
@@ -641,28 +627,27 @@ def generate(kind: str | PuzzleType, count: int = 1, *, size: int = 9, seed: int
 
     from csolve.generate import (
         SYMMETRIES,
-        TRIES_WITHOUT_DIFFICULTY,
         GenerateOptions,
         backend_mapper,
+        check_tries,
         generate_puzzles,
     )
     from csolve.grading import LEVELS
 
     _check_numbers(count=count, size=size, seed=seed, clues=clues, tries=tries,
                    workers=workers)
-    for name, value, low in (("count", count, 1), ("size", size, 1), ("seed", seed, 0),
-                             ("clues", clues, 1), ("tries", tries, 1)):
+    for name, value, low in (("size", size, 1), ("seed", seed, 0), ("clues", clues, 1),
+                             ("tries", tries, 1)):
         if value is not None and value < low:
             raise OptionError(f"{name} must be {low} or more, got {value}")
-    if count > MAX_PUZZLES:
+    if not 1 <= count <= MAX_PUZZLES:
         raise OptionError(f"count must be 1 to {MAX_PUZZLES:,}, got {count}")
     _check_workers(workers)
     if symmetry not in SYMMETRIES:
         raise UnknownNameError(f"unknown symmetry {symmetry!r} (known: {', '.join(SYMMETRIES)})")
     if difficulty is not None and difficulty not in LEVELS:
         raise UnknownNameError(f"unknown difficulty {difficulty!r} (known: {', '.join(LEVELS)})")
-    if tries is not None and difficulty is None:
-        raise OptionError(TRIES_WITHOUT_DIFFICULTY)
+    check_tries(tries, difficulty)
     ptype = puzzle_type(kind)
     _check_text(box=box)
     options = GenerateOptions(size=size, symmetry=symmetry, clues=clues, rules=_names(rules),

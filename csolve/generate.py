@@ -407,8 +407,14 @@ class Generated:
     grade: str | None = None
 
 
-#: ``--tries`` alone, refused by the command and the API (in its words: ``tries=``)
-TRIES_WITHOUT_DIFFICULTY = "--tries goes with --difficulty (without it every puzzle takes one try)"
+def check_tries(tries: int | None, difficulty: str | None) -> None:
+    """``--tries`` alone does nothing (every puzzle then takes one try): refused, by the
+    command and the API (in its words, ``tries=``)."""
+    if tries is not None and difficulty is None:
+        from csolve.errors import OptionError
+
+        raise OptionError("--tries goes with --difficulty (without it every puzzle takes "
+                          "one try)")
 
 
 def checked_request(ptype, options: GenerateOptions) -> GenerateOptions:
@@ -418,7 +424,7 @@ def checked_request(ptype, options: GenerateOptions) -> GenerateOptions:
     (:meth:`PuzzleType.check_generate`)."""
     from dataclasses import replace
 
-    from csolve.api import check_own_constraints
+    from csolve.puzzle import check_own_constraints
     from csolve.rules import kernel_paths
 
     if options.rules is not None:

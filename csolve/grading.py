@@ -143,10 +143,10 @@ def model_values(ptype: PuzzleType, puzzle: Puzzle, model: Model, solution) -> l
 
 
 def stepper(ptype: PuzzleType, puzzle: Puzzle, tactics: Sequence[str] | None = None,
-            solution=None, unique: bool = False, guess: bool = True) -> Stepper:
+            solution=None, unique: bool = False, may_guess: bool = True) -> Stepper:
     """A :class:`Stepper` for a puzzle; guesses follow ``solution`` when given, and every
     step is checked against it when it is the ``unique`` one. Tactics with no step-by-step
-    form (a plugin rule without a finder) are left to guesses; with ``guess`` false (a puzzle
+    form (a plugin rule without a finder) are left to guesses; with ``may_guess`` false (a puzzle
     with no solution) the steps end where a guess would be needed."""
     ptype.check(puzzle)
     model = ptype.model(puzzle)
@@ -156,7 +156,7 @@ def stepper(ptype: PuzzleType, puzzle: Puzzle, tactics: Sequence[str] | None = N
                                                                          solution),
                    missing_ok=tuple(t for t in chosen if t not in (tactics or ())
                                     or t in ptype.constraint_rules),  # always on: named or not
-                   unique=unique, guess=guess)
+                   unique=unique, may_guess=may_guess)
 
 
 def rate_steps(steps: Sequence[Step], solutions: int = 1,
@@ -235,7 +235,8 @@ def explain(ptype: PuzzleType, puzzle: Puzzle, tactics: Sequence[str] | None = N
 def _explained(ptype: PuzzleType, puzzle: Puzzle, tactics: Sequence[str] | None,
                limit: int | None, timeout: float | None, started: float, count: int,
                solution: object | None) -> Explanation:
-    st = stepper(ptype, puzzle, tactics, solution, unique=count == 1, guess=count != 0)
+    st = stepper(ptype, puzzle, tactics, solution, unique=count == 1,
+                 may_guess=count != 0)
     steps = []
     for step in st.steps(limit):
         steps.append(step)

@@ -401,7 +401,7 @@ class Stepper:
     After every step it starts again from the first tactic (as Mishra, Goel & Nikhitha 2021
     do, §4.2), so the tactic of each step is the easiest one that makes progress. When none
     does, it guesses: the cell with the fewest candidates takes its value in ``solution`` (the
-    search's answer), or the smallest candidate when no solution is known. With ``guess``
+    search's answer), or the smallest candidate when no solution is known. With ``may_guess``
     false it stops there instead: on a puzzle with no solution a guess proves nothing, and the
     steps after one would fill cells that no solution has.
     """
@@ -410,8 +410,8 @@ class Stepper:
                  finders: dict[str, Finder] | None = None,
                  solution: Sequence[int] | None = None,
                  missing_ok: Sequence[str] = (), unique: bool = False,
-                 guess: bool = True) -> None:
-        self.guess = guess
+                 may_guess: bool = True) -> None:
+        self.may_guess = may_guess
         self.finders = {**FINDERS, **(finders or {})}
         #: tactics left out for want of a step-by-step form (their deductions become guesses)
         self.skipped = [t for t in tactics if t not in self.finders and t in missing_ok]
@@ -480,7 +480,7 @@ class Stepper:
 
     def _guess(self) -> Step | None:
         b = self.board
-        if not self.guess:
+        if not self.may_guess:
             return None
         open_ = [(x.bit_count(), c) for c, x in enumerate(b.cand) if x.bit_count() > 1]
         if not open_:

@@ -434,6 +434,21 @@ def _usable_puzzle_types() -> dict[str, tuple[PuzzleType, str]]:
     return {name: (p, plugin) for name, (p, plugin) in types.items() if p is not None}
 
 
+def check_own_constraints(ptype: PuzzleType, rules: Sequence[str]) -> None:
+    """Refuse another type's constraint rule (Kakuro's sums on a Sudoku): it works on groups
+    only that type's models have, so it would change nothing, without a word."""
+    mine = set(ptype.constraint_rules)
+    for name in rules:
+        if name in mine:
+            continue
+        owners = sorted(t.name for t in all_puzzle_types().values()
+                        if name in t.constraint_rules)
+        if owners:
+            raise OptionError(f"rule {name!r} is the constraint of {' and '.join(owners)} "
+                              f"puzzles (it works on their groups); a {ptype.name} model has "
+                              "none of them")
+
+
 def get_puzzle_type(name: str) -> PuzzleType:
     from csolve.plugins import collect_named
 

@@ -859,4 +859,5 @@ def test_list_types_names_every_type_its_formats_and_what_else_it_does(capsys, m
     for name, ptype in csolve.puzzle_types().items():
         plugin, formats, also, what = rows[name]
         assert formats == ", ".join(ptype.formats) and what == ptype.description
-    assert rows["sudoku"][:3] == ["sudoku", "line, numbers, grid, sdk", "generate, pictures, grid"]
+    assert rows["sudoku"][:3] == ["sudoku", "line, numbers, grid, sdk",
+                                  "generate, pictures, grid output"]

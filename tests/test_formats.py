@@ -153,8 +153,8 @@ def test_errors_name_line_and_column(text, where):
 
 
 def test_errors_count_in_the_singular_and_the_plural():
-    with pytest.raises(PuzzleInputError, match="the grid ends after 1 row; a 10x10 puzzle"):
-        SUDOKU.parse("5 3 . . 7 . . . . 1\n", "f.txt")
+    with pytest.raises(PuzzleInputError, match="f.txt:1:20: a line of 10 symbols: "):
+        SUDOKU.parse("5 3 . . 7 . . . . 1\n", "f.txt")  # a row alone: a line cut short?
     with pytest.raises(PuzzleInputError, match="the grid ends after 2 rows; a 9x9 puzzle"):
         SUDOKU.parse("53..7....\n6..195...\n", "f.txt")
 

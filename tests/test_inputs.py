@@ -307,9 +307,12 @@ def test_a_bad_file_of_no_type_gets_no_guess(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("kind, text, message", [
-    # a one-line puzzle cut short read as the first row of a 60x60 grid, and said only that
-    ("sudoku", "4" + "." * 59, "p.txt:1:61: the grid ends after 1 row; a 60x60 puzzle needs 60 "
-     "(or, on one line, n² symbols: 64 for 8x8, 81 for 9x9; is the line cut short?)"),
+    # a one-line puzzle cut short was read as the first row of a 60x60 grid, and said only
+    # that; in a file of one-line puzzles the error was at the last line the grid took
+    ("sudoku", "4" + "." * 59, "p.txt:1:61: a line of 60 symbols: a one-line puzzle has n² "
+     "(64 for 8x8, 81 for 9x9), a grid n rows of n; is the line cut short?"),
+    ("sudoku", "4" + "." * 59 + "\n" + "." * 81 + "\n" + "." * 81,
+     "p.txt:1:61: a line of 60 symbols: a one-line puzzle has n²"),
     # the field is there: what is wrong is what it holds
     ("kakuro", '{"grid": []}', "p.txt:1: 'grid' holds no rows"),
     ("kakuro", '{"grid": [1, 2]}', "p.txt:1: 'grid' is [1, 2], not a list of row strings"),

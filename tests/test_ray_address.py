@@ -100,9 +100,15 @@ def test_address_auto_with_no_cluster_is_said_in_csolve_words(monkeypatch):
                                   "`RAY_ADDRESS` environment variable.")
 
     monkeypatch.setattr(cluster, "ray_module", lambda: NoCluster)
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
     with pytest.raises(cluster.RayUnavailableError) as caught:
         cluster.connect("auto")
-    message = str(caught.value)
-    assert message.startswith("cannot start or reach a Ray cluster at auto: no Ray cluster is "
-                              "running on this machine")
-    assert "--address" not in message and "ray start --head" in message
+    assert str(caught.value) == (
+        "no Ray cluster is running on this machine to join (address=auto): start one with "
+        "`ray start --head`, or give no address for csolve to start its own")
+    monkeypatch.setenv("RAY_ADDRESS", "auto")  # the same address from the environment
+    with pytest.raises(cluster.RayUnavailableError) as caught:
+        cluster.connect(None)
+    assert str(caught.value) == (
+        "no Ray cluster is running on this machine to join (RAY_ADDRESS=auto): start one with "
+        "`ray start --head`, or unset RAY_ADDRESS for csolve to start its own")

@@ -149,18 +149,22 @@ def _drop(n: int) -> None:
 
 
 class WorkerProcessError(CsolveError):
-    """A worker process ended abruptly: the search cannot go on without its part. From a
-    script, most often the entry point's missing guard (``multiprocessing``'s spawn runs the
-    script again in every worker, which then tries to start workers of its own)."""
+    """A worker process ended abruptly: the search cannot go on without its part."""
 
     exit_code = ExitCode.INTERNAL
 
-    def __init__(self) -> None:
-        super().__init__(
-            "process-pool: a worker process ended abruptly (killed, out of memory, or, in a "
-            "script, started before it was guarded: a script that uses process-pool must run "
-            "its work under `if __name__ == \"__main__\":`, as multiprocessing's spawn "
-            "requires)")
+
+def _pool_broke() -> WorkerProcessError:
+    """The error for a pool whose worker died. From a script, the likeliest cause is the
+    entry point's missing guard: ``multiprocessing``'s spawn runs the script again in every
+    worker, which then tries to start workers of its own, so the API says so."""
+    from csolve.errors import AUDIENCE
+
+    why = "killed, or out of memory"
+    if AUDIENCE.get() == "python":
+        why += ("; or a script without the `if __name__ == \"__main__\":` guard that "
+                "multiprocessing's spawn requires")
+    return WorkerProcessError(f"process-pool: a worker process ended abruptly ({why})")
 
 
 def _load(model) -> None:
@@ -283,7 +287,7 @@ class ProcessPool(Backend):
         except BrokenProcessPool:
             _drop(n)
             if not job.stopped():
-                raise WorkerProcessError() from None
+                raise _pool_broke() from None
             # Ctrl-C reached a worker still starting, before it could ignore it: the stop
             # was asked for all the same
             reason, running = "stopped", set()

@@ -79,6 +79,7 @@ def connect(address: str | None = None) -> ModuleType:
     """The ``ray`` module, connected: to ``address`` (or ``RAY_ADDRESS``) when given, else to
     the cluster this process already uses, else to a local cluster started now."""
     ray = ray_module()
+    given = "address" if address else "RAY_ADDRESS"  # where an address came from, if any
     address = str(address) if address else os.environ.get("RAY_ADDRESS") or None
     with _lock:
         if ray.is_initialized():
@@ -100,10 +101,12 @@ def connect(address: str | None = None) -> ModuleType:
         except (OSError, ValueError, RuntimeError) as e:
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
             if address == "auto" and "Could not find any running Ray instance" in first:
-                # Ray's words name its own flag (--address): csolve's is -O address=
-                first = ("no Ray cluster is running on this machine (address=auto joins one "
-                         "started with `ray start --head`; without an address csolve starts "
-                         "its own)")
+                # Ray's words name its own flag (--address), which csolve has not
+                without = "unset RAY_ADDRESS" if given == "RAY_ADDRESS" else "give no address"
+                raise RayUnavailableError(
+                    f"no Ray cluster is running on this machine to join ({given}=auto): start "
+                    f"one with `ray start --head`, or {without} for csolve to start its own"
+                ) from None
             where = f"at {address}" if address else "locally"
             raise RayUnavailableError(f"cannot start or reach a Ray cluster {where}: {first}"
                                       ) from None

@@ -11,7 +11,8 @@ from csolve.cli.quickparams import QuickGroup
 
 EXIT_CODES_HELP = (
     "Exit codes: 0 done (solved, counted, valid, made), 1 no solution / invalid grid, 2 bad "
-    "input or usage, 3 time-out, 4 internal error (a bug: say, a solution failed validation), "
+    "input or usage, 3 time-out, 4 internal error (a bug: say, a solution failed validation; "
+    "or a worker process that died), "
     "5 output not written (a full disk), 130 interrupted, 141 output pipe closed, 143 "
     "terminated."
 )
@@ -90,9 +91,9 @@ def list_types_cmd() -> None:
 
     plugin_of = {name: plugin for plugin, names in puzzle_types_by_plugin().items()
                  for name in names}
-    extras = (("generate", "generate"), ("to_svg", "pictures"), ("format_grid", "grid"))
+    extras = (("generate", "generate"), ("to_svg", "pictures"), ("format_grid", "grid output"))
     table = Table(title="csolve puzzle types")
-    for col in ("type", "plugin", "formats", "also", "what it is"):
+    for col in ("type", "plugin", "formats read", "beyond solving", "what it is"):
         table.add_column(col)
     for name, ptype in sorted(all_puzzle_types().items()):
         also = [word for method, word in extras

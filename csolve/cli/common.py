@@ -27,7 +27,7 @@ FileArg = Annotated[str, typer.Argument(
     help="Puzzle file; '-' reads stdin; or the puzzle itself, e.g. one 81-symbol line.")]
 FormatOpt = Annotated[str | None, typer.Option("--format", help=(
     "Input format (default: detected): sudoku line, numbers, grid or sdk; kakuro, killer and "
-    "str8ts text or json (docs/formats.md)."))]
+    "str8ts text or json (csolve list-types, docs/formats.md)."))]
 
 BoxOpt = Annotated[str | None, typer.Option("--box", help=(
     "Box shape RxC (rows x columns, e.g. 3x2) for puzzle types with boxes, where a size allows "

@@ -10,7 +10,7 @@ import typer
 from csolve import defaults
 from csolve.cli.app import app, examples
 from csolve.cli.common import BoxOpt, Output, write_whole
-from csolve.defaults import MAX_PUZZLES, MAX_WORKERS
+from csolve.defaults import MAX_COUNT, MAX_PUZZLES, MAX_WORKERS
 from csolve.errors import counted
 
 
@@ -29,10 +29,6 @@ class Difficulty(StrEnum):
     expert = "expert"
     evil = "evil"
 
-
-#: a bound that keeps a number a machine integer, so a typing slip is a one-line usage
-#: error: the cells of the largest grid (64x64)
-MAX_CELLS = 64 * 64
 
 _SEED = "Random seed; the same seed, options and version give the same puzzles (default: "\
         "a fresh one, printed on stderr)."
@@ -59,7 +55,7 @@ def generate(
     = Symmetry.none,
     minimal: Annotated[bool, typer.Option("--minimal", help="Remove clues until none can go "
                                           "(the default).")] = False,
-    clues: Annotated[int | None, typer.Option(min=1, max=MAX_CELLS, help=_CLUES)] = None,
+    clues: Annotated[int | None, typer.Option(min=1, max=MAX_COUNT, help=_CLUES)] = None,
     difficulty: Annotated[Difficulty | None, typer.Option(
         help="Generate until the grader gives this level.")] = None,
     tries: Annotated[int | None, typer.Option(
@@ -85,9 +81,9 @@ def generate(
     from csolve.defaults import cores
     from csolve.errors import OptionError
     from csolve.generate import (
-        TRIES_WITHOUT_DIFFICULTY,
         GenerateOptions,
         backend_mapper,
+        check_tries,
         checked_request,
         generate_puzzles,
         load_grader,
@@ -96,8 +92,7 @@ def generate(
 
     if minimal and clues is not None:
         raise OptionError("--minimal and --clues do not go together")
-    if tries is not None and difficulty is None:
-        raise OptionError(TRIES_WITHOUT_DIFFICULTY)
+    check_tries(tries, difficulty)
     ptype = get_puzzle_type(puzzle)
     if difficulty is not None:
         load_grader()  # fail fast, before any work

@@ -120,7 +120,7 @@ def step_pictures(ptype, puzzle, tactics: tuple[str, ...] | None, timeout: float
     started = grading.clock()
     count, solution = grading.find_solution(ptype, puzzle, timeout)
     st = grading.stepper(ptype, puzzle, tactics, solution, unique=count == 1,  # guesses follow
-                         guess=count != 0)                                    # the solution
+                         may_guess=count != 0)                                    # the solution
     items = []
     while True:
         before, placed = list(st.board.cand), list(st.board.placed)

@@ -30,7 +30,12 @@ from csolve.inputs import is_number, json_text, load_json, number_value
 #: Killer sizes: Sudoku sizes whose digits a sum table of 1..9 covers
 SIZES = (4, 6, 8, 9)
 MAX_SUM = 45
-_MOST = "(a cage's digits differ: 1+2+...+9 at most)"
+
+
+def _why_not_sum(value: str) -> str:
+    """What a sum token's error adds: why 45 is the most, where the number is above it."""
+    over = is_number(value) and number_value(value) > MAX_SUM
+    return " (a cage's digits differ: 1+2+...+9 at most)" if over else ""
 LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 BLANKS = ".0"
 
@@ -192,7 +197,8 @@ def _sum_tokens(tokens: list[tuple[str, int]], where, sums: dict[str, int] | Non
         if len(key) != 1 or key not in LABELS:
             where(col, f"a cage label is one letter or digit, found {key!r}")
         if not is_number(value) or not 1 <= number_value(value) <= MAX_SUM:
-            where(col, f"sum {value!r} of cage {key!r} is not a number 1..{MAX_SUM} {_MOST}")
+            where(col, f"sum {value!r} of cage {key!r} is not a number "
+                       f"1..{MAX_SUM}{_why_not_sum(value)}")
         if key in sums:
             where(col, f"cage {key!r} has two sums")
         sums[key] = int(value)
@@ -323,7 +329,7 @@ def parse_json(source: str, no: int, line: str) -> KillerGrid:
             if srow[c] != "-":
                 if not is_number(srow[c]) or not 1 <= number_value(srow[c]) <= MAX_SUM:
                     where(None, f"sum {srow[c]!r} at r{r + 1}c{c + 1} is not a number "
-                                f"1..{MAX_SUM} {_MOST}")
+                                f"1..{MAX_SUM}{_why_not_sum(srow[c])}")
                 sum_at[r * n + c] = int(srow[c])
             labels.append(crow[c])
     sums: dict[str, int] = {}

@@ -328,6 +328,22 @@ def _parse_grid_text(source: str, text: str, fmt: str = "grid"
     return out
 
 
+def _say_cut_short(source: str, chunk: list[tuple[int, str]], n: int) -> None:
+    """A first row alone, or followed by longer rows (a file of one-line puzzles): a
+    one-line puzzle cut short, more likely than the first row of an n x n grid. Raised
+    at that row, with the lengths a one-line puzzle has."""
+    longer = [row for row in chunk[1:] if len([ch for ch in row[1] if ch not in IGNORED]) > n]
+    squares = sorted(k * k for k in SIZES if k * k > n)
+    if not squares or (len(chunk) > 1 and not longer):
+        return
+    shown = sorted({squares[0], *(s for s in (81,) if s > n)})
+    sizes = ", ".join(f"{s} for {isqrt(s)}x{isqrt(s)}" for s in shown)
+    line_no, line = chunk[0]
+    raise PuzzleInputError(source, line_no, len(line) + 1,
+                           f"a line of {counted(n, 'symbol')}: a one-line puzzle has n² ({sizes}), "
+                           f"a grid n rows of n; is the line cut short?")
+
+
 def _parse_grid_block(source: str, rows: list[tuple[int, str]], fmt: str
                       ) -> list[tuple[int, np.ndarray, dict]]:
     """The puzzles in one block of rows, one after another: each takes as many rows as its
@@ -349,14 +365,10 @@ def _parse_grid_block(source: str, rows: list[tuple[int, str]], fmt: str
                                    f"rows, {_SIZES_IN_WORDS}")
         chunk = rows[i:i + n]
         if len(chunk) < n:
-            cut = ""  # one row alone: more likely a one-line puzzle cut short
-            longer = [k for k in SIZES if k * k > n]
-            if len(chunk) == 1 and longer:
-                sizes = ", ".join(f"{k * k} for {k}x{k}" for k in longer[:2])
-                cut = f" (or, on one line, n² symbols: {sizes}; is the line cut short?)"
+            _say_cut_short(source, chunk, n)
             raise PuzzleInputError(source, chunk[-1][0], len(chunk[-1][1]) + 1,
                                    f"the grid ends after {counted(len(chunk), 'row')}; a {n}x{n} "
-                                   f"puzzle needs {n}{cut}")
+                                   f"puzzle needs {n}")
         tokens = [_number_tokens(line) for _, line in chunk]
         numeric = all(t is not None and len(t) == n for t in tokens) and (
             n > len(DIGITS_FIRST) or any(len(tok) > 1 for t in tokens for _, tok in t))
