@@ -15,8 +15,10 @@ from csolve_sudoku.grid import unit_problems
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from csolve.errors import OptionError
 from csolve.generate import (
     GenerateOptions,
+    GenerationError,
     count_solutions,
     generate_puzzles,
     reduce_clues,
@@ -363,23 +365,26 @@ def test_json_that_generate_did_not_write_is_one_line_error(tmp_path):
                            "puzzle's line (a string)\n")
 
 
-@pytest.mark.parametrize("args, message", [
-    (("killer", "--symmetry", "rot90"), "Killer puzzles have no clues to remove"),
-    (("killer", "--clues", "20"), "--symmetry and --clues do not apply"),
-    (("killer", "--size", "7"), "Killer size must be one of"),
-    (("kakuro", "--size", "3"), "Kakuro size must be 4..31"),
-    (("str8ts", "--size", "10"), "Str8ts size must be 4..9"),
-    (("sudoku", "--size", "7"), "Sudoku size must be one of"),
-    (("sudoku", "--clues", "81"), "clues must be fewer than the 81 cells of a 9x9 grid"),
-    (("kakuro", "--clues", "100"), "clues must be fewer than the 81 cells"),
-    (("sudoku", "--tries", "3"), "--tries goes with --difficulty"),  # it did nothing
-    (("sudoku", "--rules", "kakuro-sum"), "rule 'kakuro-sum' is the constraint of kakuro"),
+REFUSED = GenerationError  # what the type cannot make
+
+
+@pytest.mark.parametrize("args, message, error", [
+    (("killer", "--symmetry", "rot90"), "Killer puzzles have no clues to remove", REFUSED),
+    (("killer", "--clues", "20"), "--symmetry and --clues do not apply", REFUSED),
+    (("killer", "--size", "7"), "Killer size must be one of", REFUSED),
+    (("kakuro", "--size", "3"), "Kakuro size must be 4..31", REFUSED),
+    (("str8ts", "--size", "10"), "Str8ts size must be 4..9", REFUSED),
+    (("sudoku", "--size", "7"), "Sudoku size must be one of", REFUSED),
+    (("sudoku", "--clues", "81"), "clues must be fewer than the 81 cells of a 9x9 grid", REFUSED),
+    (("kakuro", "--clues", "100"), "clues must be fewer than the 81 cells", REFUSED),
+    # options that did nothing: a usage slip
+    (("sudoku", "--tries", "3"), "--tries goes with --difficulty", OptionError),
+    (("sudoku", "--rules", "kakuro-sum"), "rule 'kakuro-sum' is the constraint of", OptionError),
 ])
-def test_a_type_refuses_what_it_cannot_make_in_one_line(args, message):
+def test_a_type_refuses_what_it_cannot_make_in_one_line(args, message, error):
     """The type's refusal is all that is said: no seed line before it (no seed was given),
     nothing on stdout; from Python the same refusal, before any puzzle."""
     import csolve
-    from csolve.generate import GenerationError
 
     code, out, err = run_cli("generate", *args)
     assert code == 2 and not out
@@ -387,8 +392,7 @@ def test_a_type_refuses_what_it_cannot_make_in_one_line(args, message):
     kind, option, value = args
     kw = {option.lstrip("-"): int(value) if value.isdigit() else value}
     in_python = re.sub(r"--(\w+)", r"\1=", message)  # the API's keywords
-    with pytest.raises((GenerationError, csolve.OptionError),
-                       match=in_python.replace(".", r"\.")):
+    with pytest.raises(error, match=in_python.replace(".", r"\.")):
         csolve.generate(kind, seed=1, **kw)
 
 
@@ -515,7 +519,7 @@ def test_bundled_files_are_what_their_header_commands_make(path):
 def test_a_type_whose_clues_are_not_all_cells_says_how_many_it_holds():
     """``most_clues`` bounds ``--clues`` (a grid's cells unless the type says more, as a
     Skyscrapers puzzle with edge numbers would)."""
-    from csolve.generate import GenerateOptions, GenerationError, checked_request
+    from csolve.generate import checked_request, takes_clues
     from csolve.puzzle import get_puzzle_type
 
     class Edged(type(get_puzzle_type("sudoku"))):
@@ -526,6 +530,14 @@ def test_a_type_whose_clues_are_not_all_cells_says_how_many_it_holds():
 
     edged = Edged()
     assert checked_request(edged, GenerateOptions(size=9, clues=100)).clues == 100
+    seen = []  # the clue count --difficulty's easing asks the type about: the most, less one
+
+    class Watched(Edged):
+        def check_generate(self, options):
+            seen.append(options.clues)
+            return super().check_generate(options)
+
+    assert takes_clues(Watched(), GenerateOptions(size=9)) and seen == [116]
     with pytest.raises(GenerationError, match="fewer than the 117 clues a 9x9 edged-sudoku "
                                               "puzzle holds, got 117"):
         checked_request(edged, GenerateOptions(size=9, clues=117))
