@@ -392,3 +392,32 @@ def test_loading_a_backends_own_kernel_is_not_charged_to_the_time_limit(sudoku, 
     assert r.exact or r.count == 1, r.end
     assert r.solutions and sudoku.validate(puzzle, r.solutions[0]) == []
     assert r.stats.seconds < 2.0  # the load is not the search's time
+
+
+def test_the_pool_managers_error_on_a_cancelled_future_is_not_printed(monkeypatch):
+    """Python 3.11's pool manager thread raises InvalidStateError when a worker dies after
+    futures were cancelled (a stop, then SIGTERM to the job): it printed a traceback after
+    "csolve: terminated". That one error of that thread is dropped; others still go to the
+    hook before (which prints them)."""
+    from concurrent.futures import InvalidStateError
+
+    from csolve.backends.processes import _drop_the_cancelled_future_race
+
+    seen = []
+    monkeypatch.setattr(threading, "excepthook",
+                        lambda args: seen.append((type(args.thread).__name__, args.exc_type)))
+    _drop_the_cancelled_future_race()
+
+    def raising(name: str, error: type) -> None:
+        def run(self) -> None:
+            raise error("CANCELLED: <Future state=cancelled>")
+
+        thread = type(name, (threading.Thread,), {"run": run})()
+        thread.start()
+        thread.join()
+
+    raising("_ExecutorManagerThread", InvalidStateError)
+    raising("_ExecutorManagerThread", RuntimeError)
+    raising("AnotherThread", InvalidStateError)
+    assert seen == [("_ExecutorManagerThread", RuntimeError),
+                    ("AnotherThread", InvalidStateError)]

@@ -70,8 +70,32 @@ def _pool(n: int) -> cf.ProcessPoolExecutor:
                                           initializer=_leave_interrupts_to_the_parent)
             if not _pools:
                 atexit.register(shutdown_all)
+            _drop_the_cancelled_future_race()
             _pools[n] = pool
         return pool
+
+
+def _drop_the_cancelled_future_race() -> None:
+    """Python 3.11's pool manager thread, when a worker dies after futures were cancelled
+    (a stop, then SIGTERM to the whole job, or the pool ended on Ctrl-C), sets an exception
+    on those cancelled futures too and prints the ``InvalidStateError`` that raises (later
+    Pythons skip futures already done). The stop is csolve's to say, so that one error of
+    that one thread is dropped; every other thread's errors go on as before."""
+    import threading
+    from concurrent.futures import InvalidStateError
+
+    if getattr(threading.excepthook, "csolve_pool_race", False):
+        return
+    previous = threading.excepthook
+
+    def hook(args: threading.ExceptHookArgs) -> None:
+        if (args.exc_type is InvalidStateError
+                and type(args.thread).__name__ == "_ExecutorManagerThread"):
+            return
+        previous(args)
+
+    hook.csolve_pool_race = True  # type: ignore[attr-defined]
+    threading.excepthook = hook
 
 
 def _leave_interrupts_to_the_parent() -> None:
