@@ -243,8 +243,9 @@ class Reporter:
                      else f", {r.count} solution{'' if r.count == 1 else 's'}")
         if self.streamed[p.index]:  # its solutions went above: the puzzle again would read
             return f"{head}\n\n"     # back as one more puzzle
-        body = self.ptype.format_grid(p, r.solution)  # counting too: the first, as json and
-        return f"{head}\n{body}\n\n"                 # svg show it
+        # counting too: the first solution under the count, as json and svg show it
+        body = self.ptype.format_grid(p, r.solution)
+        return f"{head}\n{body}\n\n"
 
     def _pretty(self, r: Result) -> None:
         p = r.puzzle
