@@ -52,10 +52,10 @@ def all_engines() -> dict[str, Engine]:
     return _engines_and_conflicts()[0]
 
 
-def _engines_and_conflicts() -> tuple[dict[str, Engine], dict]:
+def _engines_and_conflicts(asked: str | None = None) -> tuple[dict[str, Engine], dict]:
     from csolve.plugins import collect_named
 
-    found, conflicts = collect_named("csolve_register_engines", "engine")
+    found, conflicts = collect_named("csolve_register_engines", "engine", asked)
     engines: dict[str, Engine] = {}
     for engine, plugin in found.values():
         if not engine.origin:
@@ -66,7 +66,7 @@ def _engines_and_conflicts() -> tuple[dict[str, Engine], dict]:
 
 def get_engine(name: str) -> Engine:
     """A registered engine by name; an unknown name is a one-line error."""
-    engines, conflicts = _engines_and_conflicts()
+    engines, conflicts = _engines_and_conflicts(asked=name)
     if name in conflicts:
         raise conflicts[name]
     if name not in engines:

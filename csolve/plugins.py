@@ -243,13 +243,14 @@ def _collect(hook_name: str) -> list[tuple[Any, str]]:
     return items
 
 
-def collect_named(hook_name: str, what: str) -> tuple[dict[str, tuple[Any, str]],
-                                                      dict[str, PluginConflictError]]:
+def collect_named(hook_name: str, what: str, asked: str | None = None
+                  ) -> tuple[dict[str, tuple[Any, str]], dict[str, PluginConflictError]]:
     """A ``register``-style hook's items by ``name``: ({name: (item, plugin)}, {name: error})
     where the errors are the names two plugins registered (neither is used). Each conflict is
-    reported once on stderr; using the name raises its error. A name the core has stays the
-    core's (it is always loaded, and other plugins' models name its rules): another plugin's
-    item of that name is skipped, with a warning."""
+    reported once on stderr, but for the name ``asked`` (the caller raises its error, the one
+    line said of it); using the name raises its error. A name the core has stays the core's
+    (it is always loaded, and other plugins' models name its rules): another plugin's item of
+    that name is skipped, with a warning."""
     found: dict[str, tuple[Any, str]] = {}
     owners: dict[str, list[str]] = {}
     core_items: dict[str, Any] = {}
@@ -281,7 +282,8 @@ def collect_named(hook_name: str, what: str) -> tuple[dict[str, tuple[Any, str]]
                 f"{what} {name!r} is registered by both {plugins}; remove one, or choose "
                 f"with CSOLVE_LOAD_PLUGINS")
             del found[name]
-            _warn_once(f"conflict\0{what}\0{name}", str(conflicts[name]))
+            if name != asked:
+                _warn_once(f"conflict\0{what}\0{name}", str(conflicts[name]))
     return found, conflicts
 
 

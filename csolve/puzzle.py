@@ -452,7 +452,7 @@ def check_own_constraints(ptype: PuzzleType, rules: Sequence[str]) -> None:
 def get_puzzle_type(name: str) -> PuzzleType:
     from csolve.plugins import collect_named
 
-    found, conflicts = collect_named("csolve_register_puzzles", "puzzle type")
+    found, conflicts = collect_named("csolve_register_puzzles", "puzzle type", asked=name)
     if name in found:
         ptype = _resolved(*found[name])
         if ptype is not None:

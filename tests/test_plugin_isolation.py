@@ -226,6 +226,18 @@ def test_a_name_registered_twice_is_an_error_naming_both(site, capsys):
                for x in lines)
 
 
+def test_a_name_registered_twice_and_used_is_one_error_line(site):
+    """The name asked for is said once, as the error (it was a warning, then the same text
+    again as the error); another type's run still warns of it."""
+    install(site, "brokenplug", {"dupe": SAME_NAME})
+    r = program(site, "solve", "sudoku", HARD)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.startswith("csolve: error: puzzle type 'sudoku' is registered by both ")
+    assert r.stderr.count("\n") == 1, r.stderr
+    r = program(site, "solve", "kakuro", str(PUZZLES / "kakuro" / "small.txt"))
+    assert r.returncode == 0 and "warning: puzzle type 'sudoku' is registered by both" in r.stderr
+
+
 def test_a_rule_left_out_with_its_plugin_says_why(tmp_path):
     """Killer sums its cages with Kakuro's rule: run without the kakuro plugin, the error
     says that plugins were left out, not only that the rule is unknown (a fresh process:

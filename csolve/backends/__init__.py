@@ -13,10 +13,10 @@ def _registered() -> dict[str, Backend]:
     return _backends_and_conflicts()[0]
 
 
-def _backends_and_conflicts() -> tuple[dict[str, Backend], dict]:
+def _backends_and_conflicts(asked: str | None = None) -> tuple[dict[str, Backend], dict]:
     from csolve.plugins import collect_named
 
-    found, conflicts = collect_named("csolve_register_backends", "backend")
+    found, conflicts = collect_named("csolve_register_backends", "backend", asked)
     return {name: b for name, (b, _plugin) in found.items()}, conflicts
 
 
@@ -26,7 +26,7 @@ def all_backends() -> dict[str, Backend]:
 
 
 def get_backend(name: str) -> Backend:
-    backends, conflicts = _backends_and_conflicts()
+    backends, conflicts = _backends_and_conflicts(asked=name)
     backend = backends.get(name)
     if backend is None:
         if name in conflicts:
