@@ -195,6 +195,12 @@ def test_validate_command(capsys, tmp_path):
     givens = write(tmp_path, "3...............\n", "givens.txt")
     code, out, _ = run(capsys, "validate", "sudoku", f, "--against", givens)
     assert code == 1 and "given" in out  # r1c1 = 3 was changed to 4
+    # grids of another size than their puzzles: the files do not pair up, before any output
+    nine = write(tmp_path, "3" + "." * 80 + "\n", "nine.txt")
+    code, out, err = run(capsys, "validate", "sudoku", f, "--against", nine)
+    assert (code, out) == (2, "")
+    assert err == (f"csolve: error: {f}:1: 16 cells, against 81 cells in {nine}:1: is it the "
+                   "right --against file?\n")
 
 
 def test_stdin(tmp_path):

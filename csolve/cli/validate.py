@@ -42,6 +42,13 @@ def validate(
             raise PuzzleInputError(against, None, None,
                                    f"holds {counted(len(givens), 'puzzle')} but {file} holds "
                                    f"{len(grids)}")
+        for g, p in zip(grids, givens, strict=True):  # files that do not pair up: usage
+            shapes = [getattr(x.data, "shape", None) for x in (g, p)]
+            if None not in shapes and shapes[0] != shapes[1]:
+                raise PuzzleInputError(g.source, g.line, None,
+                                       f"{counted(g.data.size, 'cell')}, against "
+                                       f"{counted(p.data.size, 'cell')} in {p.where}: is it "
+                                       "the right --against file?")
     # file names and problems are text, not markup or emoji codes (":100:" is one)
     out = Console(highlight=False, soft_wrap=True, emoji=False)
     bad = 0
