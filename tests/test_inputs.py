@@ -320,6 +320,9 @@ def test_a_bad_file_of_no_type_gets_no_guess(capsys, tmp_path):
     # a problem of the whole grid, not of its first row ("grid row 1: a grid needs ...")
     ("str8ts", '{"grid": ["1 2 3", "4 5 6"]}', "p.txt:1: a grid needs 4..9 rows, this one has 2"),
     ("kakuro", '{"grid": ["# #", "# #"]}', "p.txt:1: grid has no white cell"),
+    # a field of the wrong kind is said, as for 'givens' and 'box' (it was ignored)
+    ("killer", '{"problem": "4 4\\n9 - 8 3\\n- 7 - -\\n4 - - 9\\n- - - -\\n2 2 4 1\\n2 3 4 1'
+     '\\n6 3 4 5\\n6 3 5 5", "solution": 12}', "p.txt:1: 'solution' is text, not 12"),
     # 45 is the most a cage of distinct digits holds, whatever the grid's size
     ("killer", "AABB/CDDB/CEFF/CGFH A=4 B=7 C=9 D=5 E=4 F=7 G=100 H=4",
      "p.txt:1:45: sum '100' of cage 'G' is not a number 1..45 (a cage's digits differ"),

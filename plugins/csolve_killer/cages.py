@@ -346,6 +346,8 @@ def parse_json(source: str, no: int, line: str) -> KillerGrid:
         if not isinstance(value, str):
             where(None, f"'{key}' is text, not {json_text(value)}")
     g = _finish(n, labels, sums, anchors, options, where)
+    if obj.get("solution") is not None and not isinstance(obj["solution"], str):  # as box
+        where(None, f"'solution' is text, not {json_text(obj['solution'])}")
     if isinstance(obj.get("solution"), str):
         sl = obj["solution"].strip().split("\n")
         if _size_line(sl[0].split(), "solution", where) != n:
