@@ -259,7 +259,8 @@ def _reads_as_another_type(ptype: PuzzleType, text: str, source: str) -> str | N
                 continue
     if not readers:
         return None
-    return " or ".join([", ".join(readers[:-1]), readers[-1]] if len(readers) > 1 else readers)
+    *others, last = readers
+    return f"{', '.join(others)} or {last}" if others else last
 
 
 def parse_text(ptype: PuzzleType, text: str, source: str, fmt: str | None

@@ -21,10 +21,10 @@ if TYPE_CHECKING:
     from csolve.model import Model
 
 #: The name that selects the generic search over the model's rules.
+GENERIC = "dfs"
 #: the clause-learning engine the core registers: hard puzzles move to it, and it searches
 #: one node at a time, cutting it in two when asked to share
 LEARNING = "learning"
-GENERIC = "dfs"
 
 
 @dataclass(frozen=True)
@@ -99,7 +99,7 @@ def with_engine(model: Model, name: str | None) -> Model:
                f"{', '.join(model.constraint_rules)}, which it does not run)"
                if model.constraint_rules else "")
         raise OptionError(f"engine {name!r} cannot search this puzzle; it searches "
-                               f"{engine.models or 'other models'}{own}")
+                          f"{engine.models or 'other models'}{own}")
     return model.with_engine(name)
 
 

@@ -159,6 +159,13 @@ def stepper(ptype: PuzzleType, puzzle: Puzzle, tactics: Sequence[str] | None = N
                    unique=unique, may_guess=may_guess)
 
 
+def searched_stepper(ptype: PuzzleType, puzzle: Puzzle, tactics: Sequence[str] | None,
+                     count: int, solution) -> Stepper:
+    """:func:`stepper` after the search found ``count`` solutions (0-2): its steps are held
+    to the only one, and on a puzzle with none there is no guess (it would prove nothing)."""
+    return stepper(ptype, puzzle, tactics, solution, unique=count == 1, may_guess=count != 0)
+
+
 def rate_steps(steps: Sequence[Step], solutions: int = 1,
                ptype: PuzzleType | None = None) -> Rating:
     """A rating from the steps of an explanation (levels as ``ptype`` defines them)."""
@@ -235,8 +242,7 @@ def explain(ptype: PuzzleType, puzzle: Puzzle, tactics: Sequence[str] | None = N
 def _explained(ptype: PuzzleType, puzzle: Puzzle, tactics: Sequence[str] | None,
                limit: int | None, timeout: float | None, started: float, count: int,
                solution: object | None) -> Explanation:
-    st = stepper(ptype, puzzle, tactics, solution, unique=count == 1,
-                 may_guess=count != 0)
+    st = searched_stepper(ptype, puzzle, tactics, count, solution)
     steps = []
     for step in st.steps(limit):
         steps.append(step)

@@ -242,8 +242,8 @@ class Backend:
                 out[key] = kind(value)
             except (TypeError, ValueError):
                 raise OptionError(f"backend {self.name!r}: option {key} wants "
-                                       f"{_TYPE_WORDS.get(kind, kind.__name__)}, got {value!r}"
-                                       ) from None
+                                  f"{_TYPE_WORDS.get(kind, kind.__name__)}, got {value!r}"
+                                  ) from None
         return out
     #: how to install what the backend needs when :meth:`available` is False
     requires: str = ""

@@ -119,9 +119,7 @@ def step_pictures(ptype, puzzle, tactics: tuple[str, ...] | None, timeout: float
 
     started = grading.clock()
     count, solution = grading.find_solution(ptype, puzzle, timeout)
-    # guesses follow the solution; with none there is no guess
-    st = grading.stepper(ptype, puzzle, tactics, solution, unique=count == 1,
-                         may_guess=count != 0)
+    st = grading.searched_stepper(ptype, puzzle, tactics, count, solution)
     items = []
     while True:
         before, placed = list(st.board.cand), list(st.board.placed)

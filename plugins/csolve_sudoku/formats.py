@@ -328,15 +328,20 @@ def _parse_grid_text(source: str, text: str, fmt: str = "grid"
     return out
 
 
+def _symbol_count(line: str) -> int:
+    """The symbols a grid row holds: its characters less spaces and drawn lines."""
+    return sum(ch not in IGNORED for ch in line)
+
+
 def _say_cut_short(source: str, chunk: list[tuple[int, str]], n: int) -> None:
     """A first row alone, or followed by longer rows (a file of one-line puzzles): a
     one-line puzzle cut short, more likely than the first row of an n x n grid. Raised
     at that row, with the lengths a one-line puzzle has."""
-    longer = [row for row in chunk[1:] if len([ch for ch in row[1] if ch not in IGNORED]) > n]
-    squares = sorted(k * k for k in SIZES if k * k > n)
+    longer = any(_symbol_count(line) > n for _, line in chunk[1:])
+    squares = [k * k for k in SIZES if k * k > n]
     if not squares or (len(chunk) > 1 and not longer):
         return
-    shown = sorted({squares[0], *(s for s in (81,) if s > n)})
+    shown = sorted({squares[0], 81} if n < 81 else {squares[0]})
     sizes = ", ".join(f"{s} for {isqrt(s)}x{isqrt(s)}" for s in shown)
     line_no, line = chunk[0]
     raise PuzzleInputError(source, line_no, len(line) + 1,
@@ -353,7 +358,7 @@ def _parse_grid_block(source: str, rows: list[tuple[int, str]], fmt: str
     while i < len(rows):
         first = rows[i][1]
         toks = _number_tokens(first)
-        n = len([ch for ch in first if ch not in IGNORED])
+        n = _symbol_count(first)
         if toks and len(toks) in SIZES and (len(toks) > len(DIGITS_FIRST)
                                             or any(len(tok) > 1 for _, tok in toks)):
             n = len(toks)
