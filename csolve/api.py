@@ -615,7 +615,8 @@ def generate(kind: str | PuzzleType, count: int = 1, *, size: int = 9, seed: int
              symmetry: str = "none", clues: int | None = None, difficulty: str | None = None,
              tries: int | None = None, workers: int = 1,
              rules: Sequence[str] | str | None = None, box: str | None = None,
-             backend: str | None = None, **backend_options: Any) -> list[Puzzle]:
+             backend: str | None = None, timeout: float | None = None,
+             **backend_options: Any) -> list[Puzzle]:
     """New puzzles with exactly one solution each (``puzzle.meta["seed"]``, with the same
     other arguments and ``count=1``, makes one again;
     the same ``seed`` gives the same puzzles whatever ``workers`` or ``backend``).
@@ -623,12 +624,15 @@ def generate(kind: str | PuzzleType, count: int = 1, *, size: int = 9, seed: int
     ``tries`` tries a puzzle (None: as many as fit in ``csolve.defaults.DIFFICULTY_SECONDS``
     of CPU time a puzzle); ``box`` a box shape ("2x3");
     ``backend`` (e.g. "ray") and its options say where puzzles are made (default: threads
-    of this process)."""
+    of this process). ``timeout``: seconds a puzzle may take; the first one not made in
+    time raises :class:`~csolve.generate.GenerationTimeoutError`, whose ``made`` holds the
+    puzzles made before it."""
     import secrets
 
     from csolve.generate import (
         SYMMETRIES,
         GenerateOptions,
+        GenerationError,
         backend_mapper,
         check_tries,
         generate_puzzles,
@@ -649,6 +653,7 @@ def generate(kind: str | PuzzleType, count: int = 1, *, size: int = 9, seed: int
     if difficulty is not None and difficulty not in LEVELS:
         raise UnknownNameError(f"unknown difficulty {difficulty!r} (known: {', '.join(LEVELS)})")
     check_tries(tries, difficulty)
+    _check_timeout(timeout)
     ptype = puzzle_type(kind)
     _check_text(box=box)
     options = GenerateOptions(size=size, symmetry=symmetry, clues=clues, rules=_names(rules),
@@ -664,16 +669,23 @@ def generate(kind: str | PuzzleType, count: int = 1, *, size: int = 9, seed: int
                   f"default does: no {be.workers_in} are started")
     elif backend_options:
         own = ("count", "size", "seed", "symmetry", "clues", "difficulty", "tries", "workers",
-               "rules", "box")
+               "rules", "box", "timeout")
         _check_near(backend_options, own)
         names = ", ".join(sorted(backend_options))
         raise OptionError(f"generate has no argument {names}: without backend= it takes its "
                           f"own only ({', '.join(own)}); other keywords are options of a "
                           "backend")
     seed = secrets.randbits(63) if seed is None else seed
-    made = generate_puzzles(ptype, options, count, seed, workers=workers or cores(),
-                            difficulty=difficulty, tries=tries, mapper=mapper)
-    return [g.puzzle for g in made]
+    made: list[Puzzle] = []
+    try:
+        for g in generate_puzzles(ptype, options, count, seed, workers=workers or cores(),
+                                  difficulty=difficulty, tries=tries, mapper=mapper,
+                                  timeout=timeout or None):
+            made.append(g.puzzle)
+    except GenerationError as e:
+        e.made = made
+        raise
+    return made
 
 
 def _note(message: str) -> None:

@@ -21,6 +21,7 @@ A puzzle type opts in by implementing :meth:`csolve.puzzle.PuzzleType.generate`
 from __future__ import annotations
 
 import operator
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
@@ -52,11 +53,14 @@ class GenerateOptions:
 class GenerationError(CsolveError):
     """A puzzle could not be generated as asked (e.g. no grade match within the tries)."""
 
+    #: the puzzles made before it, in order (set by :func:`csolve.generate`)
+    made: Sequence = ()
+
 
 class GenerationTimeoutError(GenerationError):
-    """No puzzle of the asked difficulty came out within the time a puzzle is given when no
-    ``tries`` count is: the request was fine, the clock ended it (exit code 3, as a search
-    that hits its time limit)."""
+    """A puzzle was not made within its time: the ``timeout`` a puzzle is given, or, for a
+    difficulty with no ``tries`` count, the CPU time its tries get. The request was fine, the
+    clock ended it (exit code 3, as a search that hits its time limit)."""
 
     exit_code = ExitCode.TIMEOUT
 
@@ -444,11 +448,53 @@ def checked_request(ptype, options: GenerateOptions) -> GenerateOptions:
     return options
 
 
+def within(seconds: float, make: Callable[[int, np.ndarray], Generated]
+           ) -> Callable[[int, np.ndarray], Generated]:
+    """``make`` stopped after ``seconds`` of wall time a puzzle, with
+    :class:`GenerationTimeoutError`. It searches under a control array of its own, which a
+    watcher stops at the deadline or as soon as the shared one is stopped (Ctrl-C), so one
+    puzzle's clock leaves the others running, wherever ``make`` runs."""
+    from csolve.search import new_ctrl
+
+    def timed(puzzle_seed: int, ctrl: np.ndarray) -> Generated:
+        own = new_ctrl()
+        done = threading.Event()
+        ran_out: list[bool] = []
+
+        def watch() -> None:
+            deadline = time.monotonic() + seconds
+            while not done.wait(min(0.02, max(0.0, deadline - time.monotonic()))):
+                if ctrl[abi.CTRL_STOP]:
+                    own[abi.CTRL_STOP] = 1
+                    return
+                if time.monotonic() >= deadline:
+                    ran_out.append(True)
+                    own[abi.CTRL_STOP] = 1
+                    return
+
+        watcher = threading.Thread(target=watch, name="csolve-generate-clock", daemon=True)
+        watcher.start()
+        try:
+            return make(puzzle_seed, own)
+        except KeyboardInterrupt:
+            if ran_out and not ctrl[abi.CTRL_STOP]:
+                raise GenerationTimeoutError(
+                    f"a puzzle was not made within {seconds:g} s (puzzle seed {puzzle_seed}): "
+                    "pass a longer --timeout, or ask for less (--clues N instead of a "
+                    "minimal puzzle, a smaller --size)") from None
+            raise
+        finally:
+            done.set()
+            watcher.join()
+
+    return timed
+
+
 def generate_puzzles(ptype, options: GenerateOptions, count: int, seed: int,
                      workers: int = 1, difficulty: str | None = None, tries: int | None = None,
                      ctrl: np.ndarray | None = None,
-                     mapper: Callable[..., Iterator[object]] | None = None
-                     ) -> Iterator[Generated]:
+                     mapper: Callable[..., Iterator[object]] | None = None,
+                     timeout: float | None = None) -> Iterator[Generated]:
     """``count`` puzzles of ``ptype``, in order, each checked unique by the solution counter.
 
     Puzzle i is made from its own seed (from :func:`derive_seeds`) and try t from
@@ -458,7 +504,9 @@ def generate_puzzles(ptype, options: GenerateOptions, count: int, seed: int,
     time of the thread making the puzzle (CPU time, so threads that share the interpreter
     each get their full share). Try t is always the same draw, so the puzzle found is the
     same either way; only whether a rare level is found within the time can differ.
-    ``mapper``: where the puzzles are made (see :func:`generate_in_order`).
+    ``mapper``: where the puzzles are made (see :func:`generate_in_order`). ``timeout``:
+    wall seconds a puzzle may take (:func:`within`); the first puzzle not made in time ends
+    the stream with :class:`GenerationTimeoutError`, after the puzzles before it.
     """
     from csolve.search import new_ctrl
 
@@ -501,6 +549,8 @@ def generate_puzzles(ptype, options: GenerateOptions, count: int, seed: int,
                     f"(puzzle seed {puzzle_seed}): the level is rare or absent at this size; "
                     f"pass --tries N (over {t:,}) to look longer, or pick another difficulty")
 
+    if timeout:
+        make = within(timeout, make)
     for i, g in enumerate(generate_in_order(make, seeds, workers, ctrl, mapper)):
         g.index = i
         g.puzzle.index = i

@@ -20,6 +20,7 @@ from csolve.generate import (
     GenerateOptions,
     GenerationError,
     count_solutions,
+    derive_seeds,
     generate_puzzles,
     reduce_clues,
     symmetry_groups,
@@ -541,3 +542,100 @@ def test_a_type_whose_clues_are_not_all_cells_says_how_many_it_holds():
     with pytest.raises(GenerationError, match="fewer than the 117 clues a 9x9 edged-sudoku "
                                               "puzzle holds, got 117"):
         checked_request(edged, GenerateOptions(size=9, clues=117))
+
+
+def _stalls_after(monkeypatch, made: int) -> None:
+    """Sudoku's generator makes ``made`` puzzles, then stalls until its control array is
+    stopped, as a search that will not end in time (say, a minimal 25x25)."""
+    import time
+
+    from csolve.kernels import abi
+    from csolve.puzzle import get_puzzle_type
+
+    cls = type(get_puzzle_type("sudoku"))
+    real = cls.generate
+    calls = []
+
+    def stalling(self, options, rng, ctrl=None):
+        calls.append(1)
+        if len(calls) <= made:
+            return real(self, options, rng, ctrl)
+        while not ctrl[abi.CTRL_STOP]:
+            time.sleep(0.01)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cls, "generate", stalling)
+
+
+def test_timeout_ends_the_run_after_the_puzzles_made_before_it(monkeypatch, tmp_path):
+    """--timeout: the first puzzle not made in time ends the run with exit 3; the puzzles
+    made before it are printed (each unique), and stderr says how many."""
+    from csolve.errors import ExitCode
+
+    _stalls_after(monkeypatch, 1)
+    code, out, err = run_cli("generate", "sudoku", "--count", "3", "--seed", "4",
+                             "--timeout", "0.2")
+    assert code == ExitCode.TIMEOUT
+    assert len(out.splitlines()) == 1
+    assert err.splitlines() == [
+        "csolve: 1 of 3 puzzles made",
+        f"csolve: error: a puzzle was not made within 0.2 s (puzzle seed "
+        f"{derive_seeds(4, 3)[1]}): pass a longer --timeout, or ask for less (--clues N "
+        "instead of a minimal puzzle, a smaller --size)"]
+    monkeypatch.undo()
+    f = tmp_path / "made.txt"
+    f.write_text(out)
+    code, solved, err = run_cli("solve", "sudoku", str(f), "--count", "--output", "json")
+    assert code == 0, err
+    assert json.loads(solved)["count"] == 1
+
+
+def test_timeout_from_python_keeps_what_was_made(monkeypatch):
+    import csolve
+    from csolve.errors import ExitCode
+
+    _stalls_after(monkeypatch, 2)
+    with pytest.raises(csolve.GenerationTimeoutError, match=r"within 0.2 s .* longer timeout="
+                       ) as timed_out:
+        csolve.generate("sudoku", 4, seed=9, timeout=0.2)
+    assert timed_out.value.exit_code == ExitCode.TIMEOUT
+    monkeypatch.undo()
+    assert [p.meta["seed"] for p in timed_out.value.made] == list(derive_seeds(9, 4)[:2])
+    again = csolve.generate("sudoku", 2, seed=9)
+    assert [p.data.tolist() for p in timed_out.value.made] == [p.data.tolist() for p in again]
+    with pytest.raises(OptionError, match="timeout must be"):
+        csolve.generate("sudoku", timeout=-1)
+
+
+def test_timeout_stops_a_puzzle_too_large_to_make_in_time():
+    """A minimal 25x25 takes minutes; half a second ends it, exit 3, nothing on stdout."""
+    code, out, err = run_cli("generate", "sudoku", "--size", "25", "--seed", "1",
+                             "--timeout", "0.5")
+    assert (code, out) == (3, "")
+    assert err.startswith("csolve: error: a puzzle was not made within 0.5 s (puzzle seed 1)")
+
+
+def test_a_puzzle_clock_leaves_ctrl_c_to_the_caller():
+    """Under a time limit each puzzle searches under a control array of its own; stopping
+    the shared one (Ctrl-C) still stops it, as an interrupt, not a time-out."""
+    import threading
+
+    from csolve.generate import within
+    from csolve.kernels import abi
+    from csolve.search import new_ctrl
+
+    shared = new_ctrl()
+    started = threading.Event()
+
+    def make(seed, ctrl):
+        assert ctrl is not shared
+        started.set()
+        while not ctrl[abi.CTRL_STOP]:
+            threading.Event().wait(0.01)
+        raise KeyboardInterrupt
+
+    threading.Thread(target=lambda: (started.wait(), shared.__setitem__(abi.CTRL_STOP, 1)),
+                     daemon=True).start()
+    with pytest.raises(KeyboardInterrupt):
+        within(3600, make)(1, shared)
+    assert within(3600, lambda seed, ctrl: seed * 2)(21, new_ctrl()) == 42

@@ -36,6 +36,8 @@ _CLUES = "Stop removing clues at N (or fewer with symmetric groups) instead of a
 _WORKERS = "Puzzles generated in parallel (0: one per core); output does not depend on it."
 _OUTPUT = ("line (default: one puzzle per line), pretty (grids), json (one object per line), "
            "grid (plain text that csolve reads back), svg (one picture of every puzzle).")
+_TIMEOUT = ("Seconds a puzzle may take; 0 = none. The first puzzle not made in time ends the "
+            "run (exit 3), after the puzzles made before it.")
 _BACKEND = ("Where puzzles are made: ray spreads them over a Ray cluster (see list-backends); "
             "default: threads of this process. Output does not depend on it.")
 
@@ -69,6 +71,7 @@ def generate(
     option: Annotated[list[str] | None, typer.Option(
         "--option", "-O", help="Backend option KEY=VALUE (e.g. address=auto).")] = None,
     box: BoxOpt = None,
+    timeout: Annotated[float, typer.Option(min=0, help=_TIMEOUT)] = 0,
 ) -> None:
     """Generate puzzles with exactly one solution (minimal by default: no clue can be removed)."""
     import json
@@ -82,6 +85,7 @@ def generate(
     from csolve.errors import OptionError
     from csolve.generate import (
         GenerateOptions,
+        GenerationError,
         backend_mapper,
         check_tries,
         checked_request,
@@ -126,47 +130,59 @@ def generate(
         err.print(f"csolve: seed {seed}", markup=False)
     stream = generate_puzzles(ptype, options, count, seed, workers=n_workers,
                               difficulty=difficulty.value if difficulty else None, tries=tries,
-                              mapper=mapper)
+                              mapper=mapper, timeout=timeout or None)
     t0 = time.perf_counter()
     kept_more: list[int] = []  # clue counts of puzzles minimal above --clues
-    with _progress(err, count) as advance:
-        for g in stream:
-            p = g.puzzle
-            if clues is not None and ptype.clue_count(p) > clues:
-                kept_more.append(ptype.clue_count(p))
-            if output is Output.line:
-                out.print(ptype.format_line(p, None), markup=False)
-            elif output is Output.json:
-                obj = {"puzzle": g.index + 1, "seed": g.seed, "size": size,
-                       **({"box": box} if box else {}),  # (solve reads it back)
-                       "clues": ptype.clue_count(p),
-                       "text": ptype.format_line(p, None),
-                       "givens": ptype.to_json(p, ptype.as_solution(p)),
-                       "solution": ptype.to_json(p, g.solution)}
-                if g.grade is not None:
-                    obj["difficulty"] = g.grade
-                    obj["tries"] = g.tries
-                out.print(json.dumps(obj), markup=False)
-            elif output is Output.grid:
-                out.print(f"{ptype.comment} puzzle {g.index + 1} {_about(ptype, g)}\n"
-                          f"{ptype.format_grid(p, None)}\n",
-                          markup=False)
-            elif output is Output.svg:
-                pictures.append(ptype.to_svg(p, None))
-            else:
-                out.print(f"[bold]puzzle {g.index + 1}[/] {_about(ptype, g)}")
-                out.print(ptype.render(p, None))
-            advance(g.index + 1)
-    if pictures:
-        from csolve.svg import stack
-
-        write_whole(stack(pictures) + "\n")
+    made = 0
+    try:
+        with _progress(err, count) as advance:
+            for g in stream:
+                p = g.puzzle
+                if clues is not None and ptype.clue_count(p) > clues:
+                    kept_more.append(ptype.clue_count(p))
+                if output is Output.line:
+                    out.print(ptype.format_line(p, None), markup=False)
+                elif output is Output.json:
+                    obj = {"puzzle": g.index + 1, "seed": g.seed, "size": size,
+                           **({"box": box} if box else {}),  # (solve reads it back)
+                           "clues": ptype.clue_count(p),
+                           "text": ptype.format_line(p, None),
+                           "givens": ptype.to_json(p, ptype.as_solution(p)),
+                           "solution": ptype.to_json(p, g.solution)}
+                    if g.grade is not None:
+                        obj["difficulty"] = g.grade
+                        obj["tries"] = g.tries
+                    out.print(json.dumps(obj), markup=False)
+                elif output is Output.grid:
+                    out.print(f"{ptype.comment} puzzle {g.index + 1} {_about(ptype, g)}\n"
+                              f"{ptype.format_grid(p, None)}\n",
+                              markup=False)
+                elif output is Output.svg:
+                    pictures.append(ptype.to_svg(p, None))
+                else:
+                    out.print(f"[bold]puzzle {g.index + 1}[/] {_about(ptype, g)}")
+                    out.print(ptype.render(p, None))
+                made += 1
+                advance(made)
+    except GenerationError:
+        if made:  # what was made stays made: printed, and the count said before the reason
+            _write_pictures(pictures)
+            err.print(f"csolve: {made:,} of {counted(count, 'puzzle')} made", markup=False)
+        raise
+    _write_pictures(pictures)
     if kept_more:
         err.print(f"csolve: {len(kept_more):,} of {counted(count, 'puzzle')} kept more than "
                   f"{counted(clues, 'clue')} (fewest {min(kept_more)}): no further clue "
                   "could go without a second solution", markup=False)
     if err.is_terminal:
         err.print(f"{counted(count, 'puzzle')} in {time.perf_counter() - t0:.2f} s", markup=False)
+
+
+def _write_pictures(pictures: list[str]) -> None:
+    if pictures:
+        from csolve.svg import stack
+
+        write_whole(stack(pictures) + "\n")
 
 
 def _about(ptype, g) -> str:
