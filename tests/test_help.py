@@ -98,3 +98,18 @@ def test_listings_cite_works_by_author(capsys):
     assert "Chiu, Nasiri & Rashid 2012" in outs["list-backends"]
     assert "Vandecasteele & Trappett 2021" in outs["list-backends"]
     assert "Tarhini 2011" in outs["list-rules"]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_no_bound_too_long_to_read_in_any_help(capsys, command):
+    """Counts bounded at 2**62 say so when passed, not as a 19-digit range in the help."""
+    assert "4611686018427387904" not in help_of(capsys, command)
+
+
+@pytest.mark.parametrize("option", ["--limit", "--escalate-after"])
+def test_counts_past_the_bound_are_one_line(capsys, option):
+    code, out, err = run(capsys, "solve", "sudoku", "puzzles/sudoku/9x9-hard.txt", option,
+                         str(2**63))
+    assert (code, out) == (2, "")
+    assert err == (f"csolve: error: {option} must be at most 4,611,686,018,427,387,904 "
+                   "(2**62), got 9,223,372,036,854,775,808\n")

@@ -10,7 +10,7 @@ import typer
 from csolve import defaults
 from csolve.cli.app import app, examples
 from csolve.cli.common import BoxOpt, Output, write_whole
-from csolve.defaults import MAX_COUNT, MAX_PUZZLES, MAX_WORKERS
+from csolve.defaults import MAX_PUZZLES, MAX_WORKERS
 from csolve.errors import counted
 
 
@@ -57,7 +57,7 @@ def generate(
     = Symmetry.none,
     minimal: Annotated[bool, typer.Option("--minimal", help="Remove clues until none can go "
                                           "(the default).")] = False,
-    clues: Annotated[int | None, typer.Option(min=1, max=MAX_COUNT, help=_CLUES)] = None,
+    clues: Annotated[int | None, typer.Option(min=1, help=_CLUES)] = None,
     difficulty: Annotated[Difficulty | None, typer.Option(
         help="Generate until the grader gives this level.")] = None,
     tries: Annotated[int | None, typer.Option(

@@ -65,7 +65,7 @@ def solve(
     backend: Annotated[str, typer.Option(help=_BACKEND)] = "serial",
     workers: Annotated[int, typer.Option(min=0, max=MAX_WORKERS, help=_WORKERS)] = 0,
     count: Annotated[bool, typer.Option("--count", help=_COUNT)] = False,
-    limit: Annotated[int, typer.Option(min=0, max=MAX_COUNT,
+    limit: Annotated[int, typer.Option(min=0,
                                        help="Stop counting at N (implies --count); with "
                                        "--all: print the first N.")] = 0,
     all_: Annotated[bool, typer.Option("--all", help="Print every solution.")] = False,
@@ -80,7 +80,7 @@ def solve(
     explain: Annotated[bool, typer.Option("--explain",
                                           help="Print the solve step by step.")] = False,
     engine: Annotated[str | None, typer.Option(help=_ENGINE)] = None,
-    escalate_after: Annotated[int | None, typer.Option(min=0, max=MAX_COUNT, help=_ESCALATE,
+    escalate_after: Annotated[int | None, typer.Option(min=0, help=_ESCALATE,
                                                        show_default=False)] = None,
     wait: Annotated[Wait | None, typer.Option(help=_WAIT)] = None,
     option: Annotated[list[str] | None, typer.Option(
@@ -90,6 +90,10 @@ def solve(
     from csolve.api import Solver
     from csolve.cli.report import Reporter
     from csolve.errors import ExitCode, KeywordError, OptionError
+
+    for name, value in (("--limit", limit), ("--escalate-after", escalate_after)):
+        if value is not None and value > MAX_COUNT:  # (a bound too long to show in --help)
+            raise OptionError(f"{name} must be at most {MAX_COUNT:,} (2**62), got {value:,}")
 
     if count and all_:
         raise OptionError("--count and --all do not go together")
