@@ -444,7 +444,7 @@ def checked_request(ptype, options: GenerateOptions) -> GenerateOptions:
         where = (f"the {most} cells of a {options.size}x{options.size} grid"
                  if most == options.size * options.size else
                  f"the {most} clues a {options.size}x{options.size} {ptype.name} puzzle holds")
-        raise GenerationError(f"clues must be fewer than {where}, got {options.clues}")
+        raise GenerationError(f"--clues must be fewer than {where}, got {options.clues}")
     return options
 
 

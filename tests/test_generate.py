@@ -376,8 +376,8 @@ REFUSED = GenerationError  # what the type cannot make
     (("kakuro", "--size", "3"), "Kakuro size must be 4..31", REFUSED),
     (("str8ts", "--size", "10"), "Str8ts size must be 4..9", REFUSED),
     (("sudoku", "--size", "7"), "Sudoku size must be one of", REFUSED),
-    (("sudoku", "--clues", "81"), "clues must be fewer than the 81 cells of a 9x9 grid", REFUSED),
-    (("kakuro", "--clues", "100"), "clues must be fewer than the 81 cells", REFUSED),
+    (("sudoku", "--clues", "81"), "--clues must be fewer than the 81 cells of a 9x9 grid", REFUSED),
+    (("kakuro", "--clues", "100"), "--clues must be fewer than the 81 cells", REFUSED),
     # options that did nothing: a usage slip
     (("sudoku", "--tries", "3"), "--tries goes with --difficulty", OptionError),
     (("sudoku", "--rules", "kakuro-sum"), "rule 'kakuro-sum' is the constraint of", OptionError),

@@ -170,6 +170,12 @@ def _drop(n: int) -> None:
         if queue is not None:  # tasks queued for workers now gone: do not wait to send them
             queue.cancel_join_thread()
         pool.shutdown(wait=False, cancel_futures=True)
+        # its manager thread closes the pool's wake-up pipe as it ends; at exit Python writes
+        # to that pipe, and a write racing the close prints a "Bad file descriptor"
+        # traceback: with the workers ended, the thread is done within moments
+        manager = getattr(pool, "_executor_manager_thread", None)
+        if manager is not None:
+            manager.join(timeout=5)
 
 
 class WorkerProcessError(CsolveError):
