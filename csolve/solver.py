@@ -199,7 +199,9 @@ class _Run:
                 left = _time_left(opts.timeout, first.seconds)
             else:
                 end = End.GAVE_UP
-            if end is End.GAVE_UP and self.fallback is not None and self.ctrl[abi.CTRL_STOP] == 0:
+            if end is End.GAVE_UP and self.ctrl[abi.CTRL_STOP]:
+                first = _stopped(first)  # the stop, not its node budget, ended it
+            elif end is End.GAVE_UP and self.fallback is not None:
                 first = self._take_over(k, first, left)  # step 3
             results.put(k, first)
             done += 1
@@ -337,6 +339,14 @@ def _after(first: Result, second: Result) -> Result:
     """``second``'s answer, with the time ``first`` spent added to its own."""
     return replace(second, stats=replace(second.stats,
                                          seconds=second.stats.seconds + first.stats.seconds))
+
+
+def _stopped(result: Result) -> Result:
+    """``result`` of a puzzle whose search was stopped before it could be taken over: an
+    interruption where it had no answer yet, not a time-out."""
+    if result.status is not Status.TIMEOUT:
+        return result
+    return replace(result, status=Status.INTERRUPTED, end=End.STOPPED)
 
 
 def _with_solutions(first: Result, again: Result) -> Result:

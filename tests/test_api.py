@@ -128,6 +128,28 @@ def test_a_stop_flag_interrupts_every_puzzle():
     assert r.status is csolve.Status.INTERRUPTED and not r.exact
 
 
+@pytest.mark.parametrize("backend", ["serial", "locked-pool"])
+def test_a_stop_before_the_take_over_is_an_interruption_not_a_time_out(backend):
+    """Puzzles the first engine gave up (its node budget spent) and a stop kept from the
+    learning engine were stopped: interrupted, as on every backend, not timed out; those
+    solved before the stop keep their answers."""
+    from csolve.kernels.abi import CTRL_STOP
+    from csolve.search import new_ctrl
+
+    ctrl = new_ctrl()
+    solver = csolve.Solver("sudoku", backend=backend, workers=1 if backend == "serial" else 2,
+                           escalate_after=1)
+    results = list(solver.iter_solve(PUZZLES / "sudoku" / "9x9-hard.txt", ctrl=ctrl,
+                                     progress=lambda done: ctrl.__setitem__(CTRL_STOP, 1)))
+    stopped = [r for r in results if r.status is not csolve.Status.SOLVED]
+    assert stopped, "escalate_after=1 leaves a hard puzzle to the learning engine"
+    for r in stopped:
+        assert (r.status, r.end, r.count) == (csolve.Status.INTERRUPTED, csolve.End.STOPPED, 0)
+    for r in results:
+        if r.status is csolve.Status.SOLVED:
+            assert csolve.validate("sudoku", r.solution, r.puzzle) == []
+
+
 @pytest.mark.parametrize("call, message", [
     (lambda: csolve.solve("nosuch", HARD), "unknown puzzle type 'nosuch'"),
     (lambda: csolve.solve("sudoku", HARD, backend="nosuch"), "unknown backend 'nosuch'"),
