@@ -550,13 +550,23 @@ def validate(kind: str | PuzzleType, solution: Any, against: Any = None) -> list
     """Problems with a complete grid (empty when it is valid): the puzzle type's rules, and
     the givens of ``against`` when given. Both are puzzle text, a path or a Puzzle; the
     solution may also be a solution as a :class:`~csolve.outcome.Result` holds it (an
-    array), checked against the puzzle ``against``."""
+    array of whole numbers, or the same as lists), checked against the puzzle ``against``."""
     import numpy as np
 
     from csolve.solver import listed
 
     ptype = puzzle_type(kind)
+    if isinstance(solution, list | tuple) and solution and isinstance(
+            solution[0], int | list | tuple | np.integer | np.ndarray):  # values, not puzzles
+        try:
+            solution = np.asarray(solution)
+        except ValueError:  # rows of different lengths
+            raise TypeError("a solution given as lists is a grid of whole numbers, as "
+                            "Result.solution holds it; these rows differ in length") from None
     if isinstance(solution, np.ndarray):
+        if solution.dtype.kind not in "iu":
+            raise TypeError(f"a solution array holds whole numbers, as Result.solution does, "
+                            f"not {solution.dtype} values")
         if against is None:
             raise OptionError("a solution array is checked against its puzzle: pass against=")
         return listed(ptype, "validate",

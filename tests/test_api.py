@@ -304,6 +304,12 @@ def test_a_results_solution_array_validates_against_its_puzzle(kind, path):
     assert csolve.validate(kind, r.solution, against=r.puzzle) == []
     with pytest.raises(csolve.OptionError, match="against="):
         csolve.validate(kind, r.solution)
+    # the same values as lists are the same solution; values that are not whole numbers
+    # are refused, not rounded into a valid grid
+    assert csolve.validate(kind, r.solution.tolist(), against=r.puzzle) == []
+    for not_whole in (r.solution + 0.4, r.solution.astype(str), r.solution > 0):
+        with pytest.raises(TypeError, match="holds whole numbers"):
+            csolve.validate(kind, not_whole, against=r.puzzle)
 
 
 def test_generate_takes_the_commands_box_shape():

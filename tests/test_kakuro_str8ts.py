@@ -128,6 +128,26 @@ def test_validators_catch_wrong_grids():
     assert s.validate(p, np.array([[0] * 4, [1, 1, 2, 4], [0] * 4, [0] * 4]))
 
 
+def test_a_kakuro_digit_where_the_puzzle_has_a_black_cell_is_invalid(tmp_path):
+    """The grid checked against a puzzle keeps the puzzle's layout: a digit in one of its
+    black (clue) cells is a problem, from the command line and from Python."""
+    import csolve
+
+    puzzle = tmp_path / "p.txt"
+    puzzle.write_text("- 3\\ 4\\\n\\3 . .\n\\4 . .\n")
+    (r,) = csolve.solve("kakuro", puzzle)
+    assert csolve.validate("kakuro", r.solution, against=puzzle) == []
+    bad = r.solution.copy()
+    bad[0, 0] = 5
+    assert csolve.validate("kakuro", bad, against=puzzle) == [
+        "black cell r1c1 must hold nothing, not 5"]
+    grid = tmp_path / "s.txt"
+    grid.write_text("5 3, 4, / ,3 2 1 / ,4 1 3\n")  # the solution, with a 5 in r1c1
+    code, out, err = run_cli("validate", "kakuro", str(grid), "--against", str(puzzle))
+    assert (code, err) == (1, "")
+    assert out == f"{grid}:1: invalid (complete): black cell r1c1 must hold nothing, not 5\n"
+
+
 def _cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
     """The program in this process (helpers.run_cli), as a completed process."""
     code, out, err = run_cli(*args, stdin=stdin)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 import time
@@ -112,3 +113,71 @@ def test_address_auto_with_no_cluster_is_said_in_csolve_words(monkeypatch):
     assert str(caught.value) == (
         "no Ray cluster is running on this machine to join (RAY_ADDRESS=auto): start one with "
         "`ray start --head`, or unset RAY_ADDRESS for csolve to start its own")
+
+
+def _ended(pid: int) -> bool:
+    """Gone, or a zombie (ended, not yet reaped by whoever adopted it)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[0] in (b"Z", b"X")
+    except OSError:
+        return True
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc (Linux)")
+def test_a_local_start_cut_short_leaves_no_process_behind(monkeypatch):
+    """Ctrl-C halfway through starting a local cluster: the processes the start began (here
+    a stand-in "raylet" with an "agent" of its own, as Ray's raylet starts its agents) are
+    ended, whether or not Ray had recorded them, and the interrupt goes on; a process below
+    this one that is not Ray's is left alone."""
+    import importlib
+    import subprocess
+    import sys
+
+    cluster = importlib.import_module("csolve.backends.ray_cluster")
+    sleeper = "import time; time.sleep(600)"
+    started: list[subprocess.Popen] = []
+
+    class CutShort:  # Ray whose start is interrupted once its processes are up
+        shut_down = False
+
+        @staticmethod
+        def is_initialized() -> bool:
+            return False
+
+        @staticmethod
+        def init(**_kwargs) -> None:
+            raylet = subprocess.Popen([sys.executable, "-c", f"""
+import subprocess, sys
+agent = subprocess.Popen([sys.executable, "-c", "{sleeper}", "ray::DashboardAgent"])
+print(agent.pid, flush=True)
+{sleeper}
+""", "raylet"], stdout=subprocess.PIPE, text=True)
+            started.append(raylet)
+            started.append(int(raylet.stdout.readline()))  # the agent is up
+            raise KeyboardInterrupt
+
+        @classmethod
+        def shutdown(cls) -> None:
+            cls.shut_down = True
+
+    other = subprocess.Popen([sys.executable, "-c", sleeper])
+    try:
+        monkeypatch.setattr(cluster, "ray_module", lambda: CutShort)
+        monkeypatch.delenv("RAY_ADDRESS", raising=False)
+        with pytest.raises(KeyboardInterrupt):
+            cluster.connect(None)
+        raylet, agent = started
+        assert CutShort.shut_down
+        assert raylet.wait(timeout=60) == -9
+        for _ in range(6000):  # the agent is not this process's child: watch it end
+            if _ended(agent):
+                break
+            time.sleep(0.01)
+        assert _ended(agent)
+        assert other.poll() is None
+    finally:
+        other.kill()
+        for p in started:
+            if isinstance(p, subprocess.Popen):
+                p.kill()

@@ -13,6 +13,7 @@ import atexit
 import importlib.util
 import logging
 import os
+import signal
 import sys
 import threading
 from collections.abc import Iterator
@@ -56,8 +57,6 @@ def _own_sigterm() -> Iterator[None]:
     own that exits where it stands, halfway through the start, with Ray's stack dump (the
     command line stops its search, writes what it found and says ``csolve: terminated``).
     A handler of the process's own is not replaced even while ``ray.init`` runs."""
-    import signal
-
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -96,8 +95,12 @@ def connect(address: str | None = None) -> ModuleType:
                     _reachable(address)
                     ray.init(address=address, **quiet)
                 else:
-                    ray.init(address="local", num_cpus=cores(),
-                             _node_ip_address="127.0.0.1", **quiet)  # this machine only
+                    try:
+                        ray.init(address="local", num_cpus=cores(),
+                                 _node_ip_address="127.0.0.1", **quiet)  # this machine only
+                    except BaseException:  # Ctrl-C, a stop or a failure halfway through
+                        _end_local_start(ray)
+                        raise
         except (OSError, ValueError, RuntimeError) as e:
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
             if address == "auto" and "Could not find any running Ray instance" in first:
@@ -149,6 +152,54 @@ def _reachable(address: str, seconds: float = 5.0) -> None:
         if len(head) < 4 or head[3] != HTTP2_SETTINGS:
             raise ConnectionError(f"{host}:{port} answers, but not as a Ray cluster (no gRPC "
                                   "server there)")
+
+
+def _end_local_start(ray: ModuleType) -> None:
+    """Stop what a local start cut short has started. Its processes may not be Ray's to stop
+    yet (cut short before Ray recorded them), and the agents its raylet started wait a minute
+    or more for a cluster that is gone: every Ray process below this one is ended."""
+    started = _ray_processes_below(os.getpid())
+    try:
+        ray.shutdown()
+    except Exception:  # noqa: BLE001 (already stopping: what is left is ended below)
+        pass
+    for pid in started:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:  # gone already
+            pass
+
+
+def _ray_processes_below(root: int) -> list[int]:
+    """The descendants of ``root`` that are Ray's (a name or path with "ray" in it), where
+    ``/proc`` tells (Linux); elsewhere none."""
+    if not os.path.isdir("/proc"):
+        return []
+    parent: dict[int, int] = {}
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                with open(f"/proc/{entry.name}/stat", "rb") as f:
+                    fields = f.read().rsplit(b")", 1)[1].split()  # after "pid (name)"
+                parent[int(entry.name)] = int(fields[1])
+            except (OSError, IndexError, ValueError):  # ended meanwhile
+                continue
+    below, frontier = [], [root]
+    while frontier:
+        here = frontier.pop()
+        for pid, ppid in parent.items():
+            if ppid == here:
+                below.append(pid)
+                frontier.append(pid)
+    return [pid for pid in below if _is_ray(pid)]
+
+
+def _is_ray(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return b"ray" in f.read()
+    except OSError:
+        return False
 
 
 def shutdown() -> None:
