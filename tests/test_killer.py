@@ -227,6 +227,8 @@ def test_a_wrong_solution_is_refused(killer):
     (JANKO_4.replace("2 1 4\\n1 4 2 3", "2 1 4\\n1 4 2 ٣"), "f.txt:1",
      "'solution': value '٣' is not a digit 1..4"),
     ("AABB\nCCDD\nEEFF\n", "f.txt:3", "no LABEL=SUM line"),
+    ("; a comment as Kakuro writes one\n" + OPEN_4 + "\n", "f.txt:1:1",
+     "';' starts no comment in a Killer file (comments start with '#')"),
 ])
 def test_bad_input_is_one_line_with_exit_2(tmp_path, capsys, text, where, what):
     path = write(tmp_path, text, "f.txt")
