@@ -634,9 +634,10 @@ def generate(kind: str | PuzzleType, count: int = 1, *, size: int = 9, seed: int
     ``tries`` tries a puzzle (None: as many as fit in ``csolve.defaults.DIFFICULTY_SECONDS``
     of CPU time a puzzle); ``box`` a box shape ("2x3");
     ``backend`` (e.g. "ray") and its options say where puzzles are made (default: threads
-    of this process). ``timeout``: seconds a puzzle may take; the first one not made in
-    time raises :class:`~csolve.generate.GenerationTimeoutError`, whose ``made`` holds the
-    puzzles made before it."""
+    of this process). ``timeout``: wall seconds a puzzle may take (compiling kernels left
+    out); the first one not made in time raises
+    :class:`~csolve.generate.GenerationTimeoutError`, whose ``made`` holds the puzzles made
+    before it."""
     import secrets
 
     from csolve.generate import (

@@ -53,7 +53,7 @@ class GenerateOptions:
 class GenerationError(CsolveError):
     """A puzzle could not be generated as asked (e.g. no grade match within the tries)."""
 
-    #: the puzzles made before it, in order (set by :func:`csolve.generate`)
+    #: the puzzles made before it, in order (set by the Python API's ``generate``)
     made: Sequence = ()
 
 
@@ -444,31 +444,33 @@ def checked_request(ptype, options: GenerateOptions) -> GenerateOptions:
         where = (f"the {most} cells of a {options.size}x{options.size} grid"
                  if most == options.size * options.size else
                  f"the {most} clues a {options.size}x{options.size} {ptype.name} puzzle holds")
-        raise GenerationError(f"--clues must be fewer than {where}, got {options.clues}")
+        raise GenerationError(f"--clues N must be fewer than {where}, got {options.clues}")
     return options
 
 
-def within(seconds: float, make: Callable[[int, np.ndarray], Generated]
-           ) -> Callable[[int, np.ndarray], Generated]:
-    """``make`` stopped after ``seconds`` of wall time a puzzle, with
-    :class:`GenerationTimeoutError`. It searches under a control array of its own, which a
+def with_time_limit(seconds: float, make: Callable[[int, np.ndarray], Generated], hint: str
+                    ) -> Callable[[int, np.ndarray], Generated]:
+    """``make`` stopped after ``seconds`` of wall time a puzzle (compiling kernels left out,
+    as a search's time limit leaves it out), with :class:`GenerationTimeoutError` and
+    ``hint`` for what to ask instead. It searches under a control array of its own, which a
     watcher stops at the deadline or as soon as the shared one is stopped (Ctrl-C), so one
     puzzle's clock leaves the others running, wherever ``make`` runs."""
+    from csolve.kernels.diskcache import seconds_compiling
     from csolve.search import new_ctrl
 
     def timed(puzzle_seed: int, ctrl: np.ndarray) -> Generated:
         own = new_ctrl()
         done = threading.Event()
-        ran_out: list[bool] = []
+        ran_out = threading.Event()
 
         def watch() -> None:
-            deadline = time.monotonic() + seconds
-            while not done.wait(min(0.02, max(0.0, deadline - time.monotonic()))):
+            start = time.monotonic() - seconds_compiling()
+            while not done.wait(0.02):
                 if ctrl[abi.CTRL_STOP]:
                     own[abi.CTRL_STOP] = 1
                     return
-                if time.monotonic() >= deadline:
-                    ran_out.append(True)
+                if time.monotonic() - seconds_compiling() - start >= seconds:
+                    ran_out.set()
                     own[abi.CTRL_STOP] = 1
                     return
 
@@ -477,17 +479,25 @@ def within(seconds: float, make: Callable[[int, np.ndarray], Generated]
         try:
             return make(puzzle_seed, own)
         except KeyboardInterrupt:
-            if ran_out and not ctrl[abi.CTRL_STOP]:
+            if ran_out.is_set() and not ctrl[abi.CTRL_STOP]:
                 raise GenerationTimeoutError(
                     f"a puzzle was not made within {seconds:g} s (puzzle seed {puzzle_seed}): "
-                    "pass a longer --timeout, or ask for less (--clues N instead of a "
-                    "minimal puzzle, a smaller --size)") from None
+                    f"pass a longer --timeout N, {hint}") from None
             raise
         finally:
             done.set()
             watcher.join()
 
     return timed
+
+
+def _what_takes_less(ptype, options: GenerateOptions, difficulty: str | None) -> str:
+    """What a time-out suggests asking for instead, of what this request can change."""
+    if difficulty:
+        return "or another difficulty (each try is graded)"
+    if options.clues is None and takes_clues(ptype, options):
+        return "or ask for less (--clues N instead of a minimal puzzle; a smaller size)"
+    return "or ask for a smaller size"
 
 
 def generate_puzzles(ptype, options: GenerateOptions, count: int, seed: int,
@@ -505,7 +515,7 @@ def generate_puzzles(ptype, options: GenerateOptions, count: int, seed: int,
     each get their full share). Try t is always the same draw, so the puzzle found is the
     same either way; only whether a rare level is found within the time can differ.
     ``mapper``: where the puzzles are made (see :func:`generate_in_order`). ``timeout``:
-    wall seconds a puzzle may take (:func:`within`); the first puzzle not made in time ends
+    wall seconds a puzzle may take (:func:`with_time_limit`); the first puzzle not made in time ends
     the stream with :class:`GenerationTimeoutError`, after the puzzles before it.
     """
     from csolve.search import new_ctrl
@@ -550,7 +560,7 @@ def generate_puzzles(ptype, options: GenerateOptions, count: int, seed: int,
                     f"pass --tries N (over {t:,}) to look longer, or pick another difficulty")
 
     if timeout:
-        make = within(timeout, make)
+        make = with_time_limit(timeout, make, _what_takes_less(ptype, options, difficulty))
     for i, g in enumerate(generate_in_order(make, seeds, workers, ctrl, mapper)):
         g.index = i
         g.puzzle.index = i

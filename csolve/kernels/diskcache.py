@@ -73,18 +73,16 @@ def _to_stderr(message: str) -> None:
 #: where the compile notice goes (the CLI's reporter prints it above its progress bar)
 notify: Callable[[str], None] = _to_stderr
 
-#: seconds numba spent compiling kernels while :func:`listen_for_compiles` listened (a
-#: command's summary leaves them out of the time it reports, as results' seconds do)
+#: seconds numba spent compiling kernels since :func:`listen_for_compiles` (a command's
+#: summary leaves them out of the time it reports, as results' seconds do)
 compile_seconds = 0.0
 
 
 def listen_for_compiles() -> None:
-    """With :data:`announce_compiles` set, say once on stderr when numba starts compiling a
-    kernel (it compiles only what its disk cache lacks). Called when kernels are defined, so
-    numba is already imported."""
+    """Count the seconds numba spends compiling kernels (it compiles only what its disk
+    cache lacks), and with :data:`announce_compiles` set, say once on stderr when it starts.
+    Called when kernels are defined, so numba is already imported."""
     global _listener
-    if not announce_compiles:
-        return
     from numba.core import event
 
     class Notice(event.Listener):
@@ -96,7 +94,7 @@ def listen_for_compiles() -> None:
             if self.depth == 0:
                 self.since = time.perf_counter()
             self.depth += 1
-            if not self.said:
+            if announce_compiles and not self.said:
                 self.said = True
                 notify(COMPILING + compile_note)
 
@@ -111,6 +109,15 @@ def listen_for_compiles() -> None:
             return
         _listener = Notice()
     event.register("numba:compile", _listener)
+
+
+def seconds_compiling() -> float:
+    """Seconds numba has spent compiling kernels in this process, the compile under way
+    included: what a clock that leaves compilation out subtracts."""
+    listener = _listener
+    if listener is None or listener.depth == 0:
+        return compile_seconds
+    return compile_seconds + time.perf_counter() - listener.since
 
 
 def stop_listening() -> None:
