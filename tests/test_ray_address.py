@@ -127,16 +127,21 @@ def _ended(pid: int) -> bool:
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc (Linux)")
 def test_a_local_start_cut_short_leaves_no_process_behind(monkeypatch):
     """Ctrl-C halfway through starting a local cluster: the processes the start began (here
-    a stand-in "raylet" with an "agent" of its own, as Ray's raylet starts its agents) are
-    ended, whether or not Ray had recorded them, and the interrupt goes on; a process below
-    this one that is not Ray's is left alone."""
+    a stand-in raylet with an agent of its own, as Ray's raylet starts its agents) are ended,
+    whether or not Ray had recorded them, and the interrupt goes on. A process below this
+    one from before the start is left alone, even one that looks like Ray's."""
     import importlib
     import subprocess
     import sys
 
     cluster = importlib.import_module("csolve.backends.ray_cluster")
     sleeper = "import time; time.sleep(600)"
-    started: list[subprocess.Popen] = []
+    python = sys.executable
+    started: list[int] = []
+
+    def like_ray(name: str, code: str, **kw) -> subprocess.Popen:
+        """``python -c CODE`` that calls itself ``name``, as Ray's processes do."""
+        return subprocess.Popen([name, "-c", code], executable=python, **kw)
 
     class CutShort:  # Ray whose start is interrupted once its processes are up
         shut_down = False
@@ -147,37 +152,36 @@ def test_a_local_start_cut_short_leaves_no_process_behind(monkeypatch):
 
         @staticmethod
         def init(**_kwargs) -> None:
-            raylet = subprocess.Popen([sys.executable, "-c", f"""
-import subprocess, sys
-agent = subprocess.Popen([sys.executable, "-c", "{sleeper}", "ray::DashboardAgent"])
+            raylet = like_ray("raylet", f"""
+import subprocess
+agent = subprocess.Popen(["ray::DashboardAgent", "-c", "{sleeper}"], executable={python!r})
 print(agent.pid, flush=True)
 {sleeper}
-""", "raylet"], stdout=subprocess.PIPE, text=True)
-            started.append(raylet)
-            started.append(int(raylet.stdout.readline()))  # the agent is up
+""", stdout=subprocess.PIPE, text=True)
+            started.extend([raylet.pid, int(raylet.stdout.readline())])  # the agent is up
             raise KeyboardInterrupt
 
         @classmethod
         def shutdown(cls) -> None:
             cls.shut_down = True
 
-    other = subprocess.Popen([sys.executable, "-c", sleeper])
+    other = like_ray("raylet", sleeper)  # (another cluster's, say: not this start's)
     try:
         monkeypatch.setattr(cluster, "ray_module", lambda: CutShort)
         monkeypatch.delenv("RAY_ADDRESS", raising=False)
         with pytest.raises(KeyboardInterrupt):
             cluster.connect(None)
-        raylet, agent = started
-        assert CutShort.shut_down
-        assert raylet.wait(timeout=60) == -9
-        for _ in range(6000):  # the agent is not this process's child: watch it end
-            if _ended(agent):
+        assert CutShort.shut_down and len(started) == 2
+        for _ in range(6000):  # the agent is not this process's child: watch them end
+            if all(_ended(pid) for pid in started):
                 break
             time.sleep(0.01)
-        assert _ended(agent)
+        assert [_ended(pid) for pid in started] == [True, True]
         assert other.poll() is None
     finally:
         other.kill()
-        for p in started:
-            if isinstance(p, subprocess.Popen):
-                p.kill()
+        for pid in started:
+            try:
+                os.kill(pid, 9)
+            except OSError:
+                pass

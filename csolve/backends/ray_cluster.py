@@ -95,11 +95,12 @@ def connect(address: str | None = None) -> ModuleType:
                     _reachable(address)
                     ray.init(address=address, **quiet)
                 else:
+                    before = _processes_below(os.getpid())
                     try:
                         ray.init(address="local", num_cpus=cores(),
                                  _node_ip_address="127.0.0.1", **quiet)  # this machine only
                     except BaseException:  # Ctrl-C, a stop or a failure halfway through
-                        _end_local_start(ray)
+                        _end_local_start(ray, before)
                         raise
         except (OSError, ValueError, RuntimeError) as e:
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
@@ -154,52 +155,74 @@ def _reachable(address: str, seconds: float = 5.0) -> None:
                                   "server there)")
 
 
-def _end_local_start(ray: ModuleType) -> None:
+def _end_local_start(ray: ModuleType, before: dict[int, bytes]) -> None:
     """Stop what a local start cut short has started. Its processes may not be Ray's to stop
     yet (cut short before Ray recorded them), and the agents its raylet started wait a minute
-    or more for a cluster that is gone: every Ray process below this one is ended."""
-    started = _ray_processes_below(os.getpid())
+    or more for a cluster that is gone: every Ray process that appeared below this one since
+    ``before`` (pid: start time) is ended too."""
+    started = {pid: since for pid, since in _processes_below(os.getpid()).items()
+               if before.get(pid) != since and _is_ray(pid)}
     try:
         ray.shutdown()
     except Exception:  # noqa: BLE001 (already stopping: what is left is ended below)
         pass
-    for pid in started:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except OSError:  # gone already
-            pass
+    for pid, since in started.items():
+        if _start_time(pid) == since:  # the same process, not another given its pid since
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:  # gone meanwhile
+                pass
 
 
-def _ray_processes_below(root: int) -> list[int]:
-    """The descendants of ``root`` that are Ray's (a name or path with "ray" in it), where
-    ``/proc`` tells (Linux); elsewhere none."""
+def _stat(pid: int) -> list[bytes] | None:
+    """The fields of ``/proc/PID/stat`` after the process name, or None when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+
+
+def _start_time(pid: int) -> bytes | None:
+    fields = _stat(pid)
+    return fields[19] if fields and len(fields) > 19 else None
+
+
+def _processes_below(root: int) -> dict[int, bytes]:
+    """The descendants of ``root`` and their start times, where ``/proc`` tells (Linux);
+    elsewhere none."""
     if not os.path.isdir("/proc"):
-        return []
+        return {}
     parent: dict[int, int] = {}
+    since: dict[int, bytes] = {}
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():
-            try:
-                with open(f"/proc/{entry.name}/stat", "rb") as f:
-                    fields = f.read().rsplit(b")", 1)[1].split()  # after "pid (name)"
+            fields = _stat(int(entry.name))
+            if fields and len(fields) > 19:
                 parent[int(entry.name)] = int(fields[1])
-            except (OSError, IndexError, ValueError):  # ended meanwhile
-                continue
-    below, frontier = [], [root]
+                since[int(entry.name)] = fields[19]
+    below: dict[int, bytes] = {}
+    frontier = [root]
     while frontier:
         here = frontier.pop()
         for pid, ppid in parent.items():
-            if ppid == here:
-                below.append(pid)
+            if ppid == here and pid not in below:
+                below[pid] = since[pid]
                 frontier.append(pid)
-    return [pid for pid in below if _is_ray(pid)]
+    return below
 
 
 def _is_ray(pid: int) -> bool:
+    """Whether ``pid`` runs one of Ray's programs: its raylet or GCS server, or a process
+    that names itself ``ray::...`` (its agents and workers), or a script of the ray package."""
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as f:
-            return b"ray" in f.read()
+            argv = f.read().split(b"\0")
     except OSError:
         return False
+    program = os.path.basename(argv[0])
+    return (program in (b"raylet", b"gcs_server") or argv[0].startswith(b"ray::")
+            or any(b"/ray/" in arg and arg.endswith(b".py") for arg in argv[1:3]))
 
 
 def shutdown() -> None:
