@@ -13,6 +13,7 @@ path to a file, as :class:`~csolve.puzzle.Puzzle` objects, or as a sequence of t
 from __future__ import annotations
 
 import functools
+import numbers
 import os
 import re
 from collections.abc import Callable, Iterator, Sequence
@@ -557,7 +558,7 @@ def validate(kind: str | PuzzleType, solution: Any, against: Any = None) -> list
 
     ptype = puzzle_type(kind)
     if isinstance(solution, list | tuple) and solution and isinstance(
-            solution[0], int | list | tuple | np.integer | np.ndarray):  # values, not puzzles
+            solution[0], numbers.Number | list | tuple | np.generic | np.ndarray):  # values
         try:
             solution = np.asarray(solution)
         except ValueError:  # rows of different lengths

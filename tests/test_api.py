@@ -307,7 +307,8 @@ def test_a_results_solution_array_validates_against_its_puzzle(kind, path):
     # the same values as lists are the same solution; values that are not whole numbers
     # are refused, not rounded into a valid grid
     assert csolve.validate(kind, r.solution.tolist(), against=r.puzzle) == []
-    for not_whole in (r.solution + 0.4, r.solution.astype(str), r.solution > 0):
+    for not_whole in (r.solution + 0.4, r.solution.astype(str), r.solution > 0,
+                      (r.solution + 0.0).tolist()):
         with pytest.raises(TypeError, match="holds whole numbers"):
             csolve.validate(kind, not_whole, against=r.puzzle)
 

@@ -146,8 +146,8 @@ def test_a_kakuro_digit_where_the_puzzle_has_a_black_cell_is_invalid(tmp_path):
     grid.write_text("5 3, 4, / ,3 2 1 / ,4 1 3\n")
     code, out, err = run_cli("validate", "kakuro", str(grid), "--against", str(puzzle))
     assert (code, out) == (2, "")
-    assert err == (f"csolve: error: {grid}:1:1: white cell r1c1 is in no run: no clue to its "
-                   "left or above bounds it\n")
+    assert err == (f"csolve: error: {grid}:1:1: a white cell in no run: no sum to its left "
+                   "or above bounds it\n")
 
 
 def _cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
@@ -161,7 +161,7 @@ def _cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
     ("kakuro", "- 3\\ 3\\\n\\3 0 0\n\\3 0\n", "<stdin>:3:"),
     ("kakuro", "- 3\\ 50\\\n\\3 0 0\n\\3 0 0\n", "<stdin>:1:6:"),
     ("kakuro", '{"grid": 5}\n', "<stdin>:1:"),
-    ("kakuro", "- - 3\\\n- - .\n. - .\n", "<stdin>:3:1: white cell r3c1 is in no run"),
+    ("kakuro", "- - 3\\\n- - .\n. - .\n", "<stdin>:3:1: a white cell in no run"),
     ("str8ts", "####/..z./####/####\n", "<stdin>:1:8:"),
     ("str8ts", "..../..../....\n", "<stdin>:1:"),
     ("str8ts", "{not json\n", "<stdin>:1:"),

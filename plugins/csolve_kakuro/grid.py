@@ -118,8 +118,8 @@ def build(rows_tokens: list[list[str]]) -> KakuroGrid:
     in_a_run = {cell for run in runs for cell in run.cells}
     for r, c in whites:
         if (r, c) not in in_a_run:  # no sum bounds it: any digit would do
-            raise GridError(r, c, f"white cell r{r + 1}c{c + 1} is in no run: no clue to its "
-                                  "left or above bounds it")
+            raise GridError(r, c, "a white cell in no run: no sum to its left or above "
+                                  "bounds it")
     if not whites:
         raise GridError(0, None, "grid has no white cell", whole=True)
     return KakuroGrid(n_rows, n_cols, kind, down, right, values, tuple(runs), whites)

@@ -376,7 +376,8 @@ def parse(text: str, source: str) -> list[tuple[int, KillerGrid, str]]:
         if line.startswith("#"):
             continue
         if line.startswith(";"):  # Kakuro's and Str8ts' comments; no cage label is ';'
-            raise PuzzleInputError(source, no, 1, "';' starts no comment in a Killer file "
+            raise PuzzleInputError(source, no, raw.index(";") + 1, "';' starts no comment in a "
+                                                                    "Killer file "
                                                   "(comments start with '#')")
         if not line:
             flush()
