@@ -515,8 +515,8 @@ def generate_puzzles(ptype, options: GenerateOptions, count: int, seed: int,
     each get their full share). Try t is always the same draw, so the puzzle found is the
     same either way; only whether a rare level is found within the time can differ.
     ``mapper``: where the puzzles are made (see :func:`generate_in_order`). ``timeout``:
-    wall seconds a puzzle may take (:func:`with_time_limit`); the first puzzle not made in time ends
-    the stream with :class:`GenerationTimeoutError`, after the puzzles before it.
+    wall seconds a puzzle may take (:func:`with_time_limit`); the first puzzle not made in
+    time ends the stream with :class:`GenerationTimeoutError`, after the puzzles before it.
     """
     from csolve.search import new_ctrl
 
