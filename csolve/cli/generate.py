@@ -46,6 +46,7 @@ _BACKEND = ("Where puzzles are made: ray spreads them over a Ray cluster (see li
     "csolve generate sudoku --count 10 --seed 7",
     "csolve generate sudoku --size 16 --symmetry rot180 --output pretty",
     "csolve generate sudoku --difficulty hard --count 5 --workers 0 > hard.txt",
+    "csolve generate sudoku --size 25 --clues 320 --timeout 60 --output grid",
     exit_codes=True))
 def generate(
     puzzle: Annotated[str, typer.Argument(help="Puzzle type, e.g. sudoku (see list-types).")],
