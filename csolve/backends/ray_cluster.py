@@ -193,22 +193,17 @@ def _processes_below(root: int) -> dict[int, bytes]:
     elsewhere none."""
     if not os.path.isdir("/proc"):
         return {}
-    parent: dict[int, int] = {}
-    since: dict[int, bytes] = {}
+    children: dict[int, list[tuple[int, bytes]]] = {}
     for entry in os.scandir("/proc"):
-        if entry.name.isdigit():
-            fields = _stat(int(entry.name))
-            if fields and len(fields) > 19:
-                parent[int(entry.name)] = int(fields[1])
-                since[int(entry.name)] = fields[19]
+        fields = _stat(int(entry.name)) if entry.name.isdigit() else None
+        if fields and len(fields) > 19:
+            children.setdefault(int(fields[1]), []).append((int(entry.name), fields[19]))
     below: dict[int, bytes] = {}
     frontier = [root]
     while frontier:
-        here = frontier.pop()
-        for pid, ppid in parent.items():
-            if ppid == here and pid not in below:
-                below[pid] = since[pid]
-                frontier.append(pid)
+        for pid, since in children.get(frontier.pop(), ()):
+            below[pid] = since
+            frontier.append(pid)
     return below
 
 

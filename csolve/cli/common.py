@@ -38,14 +38,19 @@ def default_output() -> Output:
     return Output.pretty if sys.stdout.isatty() else Output.line
 
 
-def load_puzzles(kind: str, path: str, fmt: str | None, box: str | None = None):
+def load_puzzles(kind: str, path: str, fmt: str | None, box: str | None = None,
+                 check: bool = False):
     """The puzzle type and every puzzle in ``path``: a file, ``-`` for standard input, or
     puzzle text given as the argument itself; with ``box`` (``--box RxC``), in that box
-    shape."""
+    shape. With ``check``, every puzzle's givens are checked first, so that a bad puzzle
+    anywhere in the file stops the command before any output, as ``solve`` does."""
     from csolve.api import puzzle_type, read
 
     ptype = puzzle_type(kind)
-    return ptype, read(ptype, path, fmt, box)
+    puzzles = read(ptype, path, fmt, box)
+    if check:
+        ptype.check_many(puzzles)
+    return ptype, puzzles
 
 
 def write_whole(text: str) -> None:

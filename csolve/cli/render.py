@@ -59,8 +59,7 @@ def render(
 
     if timeout is not None and not solve:
         raise OptionError("--timeout goes with --solve (drawing the givens takes no search)")
-    ptype, puzzles = load_puzzles(puzzle, file, fmt, box)
-    ptype.check_many(puzzles)
+    ptype, puzzles = load_puzzles(puzzle, file, fmt, box, check=True)
     results = _solved(ptype, puzzles, timeout) if solve else [None] * len(puzzles)
     pairs = [(p, r.solutions[0] if r is not None and r.solutions else None)
              for p, r in zip(puzzles, results, strict=True)]
@@ -149,8 +148,7 @@ def explain_pictures(kind: str, file: str, tactics: str | None, output: ExplainO
     from csolve.cli.tactics import parse_tactics
     from csolve.errors import ExitCode, SearchTimeoutError
 
-    ptype, puzzles = load_puzzles(kind, file, fmt, box)
-    ptype.check_many(puzzles)  # a bad puzzle anywhere: nothing drawn, as solve does
+    ptype, puzzles = load_puzzles(kind, file, fmt, box, check=True)
     chosen = parse_tactics(tactics)
     items: list[tuple[str, str, str]] = []
     code = ExitCode.OK

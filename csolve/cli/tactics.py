@@ -103,8 +103,7 @@ def explain_puzzles(kind: str, file: str, tactics: str | None, output: Output | 
     from csolve.grading import explain as explain_puzzle
     from csolve.grading import step_level
 
-    ptype, puzzles = load_puzzles(kind, file, fmt, box)
-    ptype.check_many(puzzles)  # a bad puzzle anywhere: nothing explained, as solve does
+    ptype, puzzles = load_puzzles(kind, file, fmt, box, check=True)
     chosen = parse_tactics(tactics)
     out = output or default_output()
     con = Console(highlight=False, soft_wrap=True, emoji=False)
@@ -258,8 +257,7 @@ def rate(
     from csolve.grading import INVALID, LEVELS, NOT_UNIQUE
     from csolve.grading import rate as rate_puzzle
 
-    ptype, puzzles = load_puzzles(puzzle, file, fmt, box)
-    ptype.check_many(puzzles)  # a bad puzzle anywhere: nothing rated, as solve does
+    ptype, puzzles = load_puzzles(puzzle, file, fmt, box, check=True)
     chosen = parse_tactics(tactics)
     out = Output(output.value) if output else default_output()
     con = Console(highlight=False, soft_wrap=True, emoji=False)

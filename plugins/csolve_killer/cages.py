@@ -30,14 +30,14 @@ from csolve.inputs import is_number, json_text, load_json, number_value
 #: Killer sizes: Sudoku sizes whose digits a sum table of 1..9 covers
 SIZES = (4, 6, 8, 9)
 MAX_SUM = 45
+LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+BLANKS = ".0"
 
 
 def _why_not_sum(value: str) -> str:
     """What a sum token's error adds: why 45 is the most, where the number is above it."""
     over = is_number(value) and number_value(value) > MAX_SUM
     return " (a cage's digits differ: 1+2+...+9 at most)" if over else ""
-LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-BLANKS = ".0"
 
 
 @dataclass
@@ -376,9 +376,9 @@ def parse(text: str, source: str) -> list[tuple[int, KillerGrid, str]]:
         if line.startswith("#"):
             continue
         if line.startswith(";"):  # Kakuro's and Str8ts' comments; no cage label is ';'
-            raise PuzzleInputError(source, no, raw.index(";") + 1, "';' starts no comment in a "
-                                                                    "Killer file "
-                                                  "(comments start with '#')")
+            raise PuzzleInputError(source, no, raw.index(";") + 1,
+                                   "';' starts no comment in a Killer file (comments start "
+                                   "with '#')")
         if not line:
             flush()
             continue

@@ -345,8 +345,8 @@ def _say_cut_short(source: str, chunk: list[tuple[int, str]], n: int) -> None:
     sizes = ", ".join(f"{s} for {isqrt(s)}x{isqrt(s)}" for s in shown)
     line_no, line = chunk[0]
     raise PuzzleInputError(source, line_no, len(line) + 1,
-                           f"a line of {counted(n, 'symbol')}: a one-line puzzle has n² ({sizes}), "
-                           f"a grid n rows of n; is the line cut short?")
+                           f"a line of {counted(n, 'symbol')}: a one-line puzzle has n² "
+                           f"({sizes}), a grid n rows of n; is the line cut short?")
 
 
 def _parse_grid_block(source: str, rows: list[tuple[int, str]], fmt: str
