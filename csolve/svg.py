@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from html import escape as html_escape
 from math import isqrt
+from typing import NamedTuple
 from xml.sax.saxutils import escape, quoteattr
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -43,6 +44,44 @@ def num(v: float) -> str:
     return "0" if s == "-0" else s
 
 
+class Shared(NamedTuple):
+    """An element whose presentation attributes (``shared``) it may share with its
+    neighbours: a run of them is written as one ``<g shared>`` around the elements without
+    them, so a step's hundreds of candidates do not each repeat their font and colour."""
+
+    head: str  # '<text x=".." y=".."'
+    shared: str  # 'font-size=".." fill=".."'
+    tail: str  # '>5</text>' or '/>'
+
+    def alone(self) -> str:
+        return f"{self.head} {self.shared}{self.tail}"
+
+
+def grouped(parts: Sequence[str | Shared]) -> str:
+    """The markup of ``parts``, each run of elements with the same shared attributes inside
+    one ``<g>`` (the attributes are inherited, and the drawing order is kept)."""
+    out: list[str] = []
+    i = 0
+    while i < len(parts):
+        part = parts[i]
+        if isinstance(part, str):
+            out.append(part)
+            i += 1
+            continue
+        j = i + 1
+        while j < len(parts) and isinstance(parts[j], Shared) and \
+                parts[j].shared == part.shared:
+            j += 1
+        if j - i == 1:
+            out.append(part.alone())
+        else:
+            out.append(f"<g {part.shared}>")
+            out.extend(p.head + p.tail for p in parts[i:j])
+            out.append("</g>")
+        i = j
+    return "".join(out)
+
+
 class Canvas:
     """A list of SVG elements with the document around them."""
 
@@ -50,7 +89,8 @@ class Canvas:
         self.width = width
         self.height = height
         self.title = title
-        self.parts: list[str] = []
+        #: the elements in drawing order: markup, or a :class:`Shared` element
+        self.parts: list[str | Shared] = []
         #: the step's words under the grid (x, y, lines), written last by :meth:`document`
         self.caption: tuple[float, float, list[str]] | None = None
 
@@ -80,8 +120,9 @@ class Canvas:
         """A line; ``dash`` is an SVG dash pattern ("3 2": 3 drawn, 2 left out)."""
         cap = f'stroke-dasharray="{dash}" stroke-linecap="butt"' if dash else \
             'stroke-linecap="square"'
-        self.parts.append(f'<line x1="{num(x1)}" y1="{num(y1)}" x2="{num(x2)}" y2="{num(y2)}" '
-                          f'stroke="{stroke}" stroke-width="{num(width)}" {cap}/>')
+        self.parts.append(Shared(f'<line x1="{num(x1)}" y1="{num(y1)}" x2="{num(x2)}" '
+                                 f'y2="{num(y2)}"',
+                                 f'stroke="{stroke}" stroke-width="{num(width)}" {cap}', "/>"))
 
     def circle(self, cx: float, cy: float, r: float, fill: str) -> None:
         self.parts.append(f'<circle cx="{num(cx)}" cy="{num(cy)}" r="{num(r)}" fill="{fill}"/>')
@@ -95,9 +136,9 @@ class Canvas:
         """Text centred vertically on ``y`` (dominant-baseline is unevenly supported, so
         the baseline is moved down by a third of the size instead)."""
         weight = ' font-weight="bold"' if bold else ""
-        self.parts.append(f'<text x="{num(x)}" y="{num(y + size * 0.35)}" '
-                          f'font-size="{num(size)}" fill="{fill}" text-anchor="{anchor}"'
-                          f'{weight}>{escape(s)}</text>')
+        self.parts.append(Shared(f'<text x="{num(x)}" y="{num(y + size * 0.35)}"',
+                                 f'font-size="{num(size)}" fill="{fill}" '
+                                 f'text-anchor="{anchor}"{weight}', f">{escape(s)}</text>"))
 
     def document(self) -> str:
         """The complete SVG document."""
@@ -111,7 +152,7 @@ class Canvas:
         return (f'<svg xmlns="{SVG_NS}" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
                 f'font-family={quoteattr(FONT)}>{title}'
                 f'<rect width="100%" height="100%" fill="#ffffff"/>'
-                + "".join(parts) + "</svg>\n")
+                + grouped(parts) + "</svg>\n")
 
 
 def font_for(cell: float, chars: int) -> float:

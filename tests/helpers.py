@@ -134,3 +134,24 @@ def write_package(site: Path, pkg: str, modules: dict[str, str]) -> None:
     (d / "__init__.py").write_text("")
     for name, source in modules.items():
         (d / f"{name}.py").write_text(source)
+
+
+def svg_drawn(root, tag: str) -> list:
+    """The ``tag`` elements under an SVG ``root`` (an ElementTree element), each as a copy
+    carrying the presentation attributes it inherits from the ``<g>`` groups around it:
+    what a browser draws it with."""
+    import copy
+
+    ns = "{http://www.w3.org/2000/svg}"
+    out = []
+
+    def walk(el, inherited: dict) -> None:
+        for child in el:
+            if child.tag == ns + tag:
+                drawn = copy.copy(child)
+                drawn.attrib = {**inherited, **child.attrib}
+                out.append(drawn)
+            walk(child, {**inherited, **child.attrib} if child.tag == ns + "g" else inherited)
+
+    walk(root, {})
+    return out

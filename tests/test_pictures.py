@@ -18,9 +18,18 @@ from csolve.cli.render import step_pictures
 from csolve.grading import model_values
 from csolve.puzzle import get_puzzle_type
 from csolve.solver import SolveOptions, solve_one
-from csolve.svg import FILLED, GIVEN, ON_SHADE, REMOVED, Canvas, html_page, stack
+from csolve.svg import (
+    CANDIDATE,
+    FILLED,
+    GIVEN,
+    ON_SHADE,
+    REMOVED,
+    Canvas,
+    html_page,
+    stack,
+)
 
-from .helpers import PUZZLES
+from .helpers import PUZZLES, svg_drawn
 from .test_cli import run
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -38,7 +47,7 @@ def parse_svg(text: str) -> ET.Element:
 
 def texts(root: ET.Element, fill: str | None = None, bold: bool | None = None) -> list[str]:
     out = []
-    for t in root.iter(NS + "text"):
+    for t in svg_drawn(root, "text"):
         if fill is not None and t.get("fill") != fill:
             continue
         if bold is not None and (t.get("font-weight") == "bold") != bold:
@@ -102,7 +111,7 @@ def test_killer_cage_outlines_close():
     for p in killer.parse(FILES["killer"].read_text(), "small.txt"):
         assert closed(p.data), p.where
         root = parse_svg(killer.to_svg(p, None))
-        dashed = [ln for ln in root.iter(NS + "line") if ln.get("stroke-dasharray")]
+        dashed = [ln for ln in svg_drawn(root, "line") if ln.get("stroke-dasharray")]
         assert len(dashed) == len(cage_outline(p.data))
     # shapes the bundled puzzles lack: a ring round a cage, cages meeting only at corners
     for rows in ("AAAA/ABBA/ABBA/AAAA", "ABAB/BABA/ABAB/BABA", "AABC/ADBC/DDBC/EEEE"):
@@ -137,7 +146,7 @@ def test_step_pictures_mark_the_step():
     for _heading, svg, _ in items:
         root = parse_svg(svg)
         assert root.find(NS + "title") is not None
-        red = [c for c in root.iter(NS + "circle") if c.get("fill") == REMOVED]
+        red = [c for c in svg_drawn(root, "circle") if c.get("fill") == REMOVED]
         removals += len(red)
     assert removals > 0  # the hard puzzle needs eliminations, drawn as red discs
     # the last picture is the solved grid: every cell holds a value
@@ -155,6 +164,31 @@ def test_stack_nests_every_document():
     assert [float(s.get("y")) for s in inner] == [0, 60, 120]
     assert float(root.get("width")) == 120 and float(root.get("height")) == 170
     assert [t.text for t in root.iter(NS + "text")] == ["<0&>", "<1&>", "<2&>"]
+
+
+def test_neighbours_drawn_alike_share_one_group():
+    """A run of elements with the same font, colour or stroke is written once as a ``<g>``
+    around them; what each is drawn with, and the drawing order, stay as they were."""
+    c = Canvas(100, 100)
+    c.text(10, 10, "1", 8, CANDIDATE)
+    c.text(20, 10, "2", 8, CANDIDATE)
+    c.rect(0, 0, 5, 5, fill=REMOVED)
+    c.parts.append('<path d="M0 0L1 1" stroke="#000"/>')  # a plugin's own markup
+    c.text(30, 10, "3", 8, CANDIDATE)  # alone: its attributes stay on it
+    c.line(0, 0, 9, 0, dash="3 2")
+    c.line(0, 5, 9, 5, dash="3 2")
+    c.text(40, 10, "4", 12, GIVEN, bold=True)
+    doc = c.document()
+    assert doc.count("<g ") == 2 and doc.count(f'fill="{CANDIDATE}"') == 2
+    root = parse_svg(doc)
+    order = [el.tag.removeprefix(NS) for el in root.iter() if el.tag != NS + "g"]
+    assert order == ["svg", "rect", "text", "text", "rect", "path", "text", "line", "line",
+                     "text"]
+    assert texts(root, CANDIDATE) == ["1", "2", "3"]
+    assert texts(root, GIVEN, bold=True) == ["4"]
+    lines = svg_drawn(root, "line")
+    assert [ln.get("stroke-dasharray") for ln in lines] == ["3 2", "3 2"]
+    assert {ln.get("y1") for ln in lines} == {"0", "5"}
 
 
 def test_html_page_holds_each_picture():

@@ -11,7 +11,7 @@ from csolve.backends import all_backends
 from csolve.generate import GenerateOptions
 from csolve.solver import SolveOptions, Status, solve_one, solve_puzzles
 
-from .helpers import PUZZLES, brute_force_count
+from .helpers import PUZZLES, brute_force_count, svg_drawn
 from .test_cli import run
 
 #: a 6x6 with 2×3 boxes and few givens: many solutions
@@ -152,7 +152,7 @@ def _thick_lines(svg: str) -> tuple[set[float], set[float]]:
     from csolve.svg import THICK
 
     vertical, horizontal = set(), set()
-    for el in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}line"):
+    for el in svg_drawn(ET.fromstring(svg), "line"):
         if el.get("stroke") != THICK:
             continue
         x1, y1, x2, y2 = (float(el.get(a)) for a in ("x1", "y1", "x2", "y2"))
