@@ -17,8 +17,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from html import escape as html_escape
+from itertools import groupby
 from math import isqrt
-from typing import NamedTuple
 from xml.sax.saxutils import escape, quoteattr
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -44,41 +44,29 @@ def num(v: float) -> str:
     return "0" if s == "-0" else s
 
 
-class Shared(NamedTuple):
-    """An element whose presentation attributes (``shared``) it may share with its
-    neighbours: a run of them is written as one ``<g shared>`` around the elements without
-    them, so a step's hundreds of candidates do not each repeat their font and colour."""
-
-    head: str  # '<text x=".." y=".."'
-    shared: str  # 'font-size=".." fill=".."'
-    tail: str  # '>5</text>' or '/>'
-
-    def alone(self) -> str:
-        return f"{self.head} {self.shared}{self.tail}"
+#: an element whose presentation attributes it may share with its neighbours, as
+#: ('<text x=".." y=".."', 'font-size=".." fill=".."', '>5</text>'): a run of them is
+#: written as one ``<g font-size=".." fill="..">`` around the elements without them, so a
+#: step's hundreds of candidates do not each repeat their font and colour
+Shared = tuple[str, str, str]
 
 
 def grouped(parts: Sequence[str | Shared]) -> str:
     """The markup of ``parts``, each run of elements with the same shared attributes inside
     one ``<g>`` (the attributes are inherited, and the drawing order is kept)."""
     out: list[str] = []
-    i = 0
-    while i < len(parts):
-        part = parts[i]
-        if isinstance(part, str):
-            out.append(part)
-            i += 1
+    for shared, run in groupby(parts, lambda p: "" if isinstance(p, str) else p[1]):
+        if not shared:
+            out.extend(run)
             continue
-        j = i + 1
-        while j < len(parts) and isinstance(parts[j], Shared) and \
-                parts[j].shared == part.shared:
-            j += 1
-        if j - i == 1:
-            out.append(part.alone())
+        elements = list(run)
+        if len(elements) == 1:
+            head, _, tail = elements[0]
+            out.append(f"{head} {shared}{tail}")
         else:
-            out.append(f"<g {part.shared}>")
-            out.extend(p.head + p.tail for p in parts[i:j])
+            out.append(f"<g {shared}>")
+            out.extend(head + tail for head, _, tail in elements)
             out.append("</g>")
-        i = j
     return "".join(out)
 
 
@@ -89,7 +77,7 @@ class Canvas:
         self.width = width
         self.height = height
         self.title = title
-        #: the elements in drawing order: markup, or a :class:`Shared` element
+        #: the elements in drawing order: markup, or a :data:`Shared` element
         self.parts: list[str | Shared] = []
         #: the step's words under the grid (x, y, lines), written last by :meth:`document`
         self.caption: tuple[float, float, list[str]] | None = None
@@ -120,7 +108,7 @@ class Canvas:
         """A line; ``dash`` is an SVG dash pattern ("3 2": 3 drawn, 2 left out)."""
         cap = f'stroke-dasharray="{dash}" stroke-linecap="butt"' if dash else \
             'stroke-linecap="square"'
-        self.parts.append(Shared(f'<line x1="{num(x1)}" y1="{num(y1)}" x2="{num(x2)}" '
+        self.parts.append((f'<line x1="{num(x1)}" y1="{num(y1)}" x2="{num(x2)}" '
                                  f'y2="{num(y2)}"',
                                  f'stroke="{stroke}" stroke-width="{num(width)}" {cap}', "/>"))
 
@@ -136,7 +124,7 @@ class Canvas:
         """Text centred vertically on ``y`` (dominant-baseline is unevenly supported, so
         the baseline is moved down by a third of the size instead)."""
         weight = ' font-weight="bold"' if bold else ""
-        self.parts.append(Shared(f'<text x="{num(x)}" y="{num(y + size * 0.35)}"',
+        self.parts.append((f'<text x="{num(x)}" y="{num(y + size * 0.35)}"',
                                  f'font-size="{num(size)}" fill="{fill}" '
                                  f'text-anchor="{anchor}"{weight}', f">{escape(s)}</text>"))
 
