@@ -184,6 +184,7 @@ class _Run:
             budget = escalate if serial else _min_positive(opts.probe_nodes, escalate)
             results, given_up = self._batch(budget)
         done = len(self.puzzles) - len(given_up)
+        self._told(done)  # before the settled ones go out: the bar never lags the output
         ready = 0  # results[:ready] are out
         for k in given_up:
             if k > ready:

@@ -59,9 +59,15 @@ def test_batch_hands_over_the_puzzles_past_the_budget(sudoku, evil, own, workers
     done = []
     options = SolveOptions(escalate_after=BUDGET, workers=workers,
                            backend="locked-pool" if workers > 1 else "serial")
-    results = list(solve_puzzles(sudoku, evil, options, progress=done.append))
-    assert_handed_over_past_the_budget(sudoku, own, results)
-    assert done[-1] == len(evil)
+    # the puzzles the batch settles first: they go out before the first hand-over ends
+    settled_first = sorted(range(len(evil)), key=lambda k: own[k].stats.nodes > BUDGET)
+    puzzles = [evil[k] for k in settled_first]
+    results = []
+    for r in solve_puzzles(sudoku, puzzles, options, progress=done.append):
+        results.append(r)  # a result goes out once the count says it is done: the progress
+        assert done and done[-1] >= len(results)  # bar never shows fewer than are printed
+    assert_handed_over_past_the_budget(sudoku, [own[k] for k in settled_first], results)
+    assert done[-1] == len(evil) and done == sorted(set(done))
 
 
 def test_one_puzzle_is_handed_over_on_the_serial_backend(sudoku, evil, own):

@@ -43,6 +43,7 @@ class Reporter:
         self.streaming = False  # --all: solutions are printed as found, then counted
         self.pictures: list[str] = []  # --output svg: one document per puzzle, written last
         self._live: Console | None = None  # the console the progress bar is drawn on
+        self._redraw: Callable[[], None] = lambda: None  # the bar, drawn from its counts now
 
     # the consoles are made on first use: line and JSON output never import rich
     @cached_property
@@ -85,6 +86,10 @@ class Reporter:
             task = bar.add_task(verb, total=self.total)
             shown = [0]
             self._live = console
+            # rich redraws the bar a few times a second, and below each printed text the
+            # drawing it last made: without a redraw first, the bar under a result would
+            # still count it as not done
+            self._redraw = bar.refresh
 
             def advance(done: int) -> None:
                 # never backwards: a puzzle handed to another engine leaves the count for
@@ -93,7 +98,10 @@ class Reporter:
                     shown[0] = done
                     bar.update(task, completed=done)
 
-            yield advance
+            try:
+                yield advance
+            finally:
+                self._redraw = lambda: None
 
     def solution_printer(self) -> Callable[[Puzzle, Any], None]:
         """For --all: print each solution as it is found."""
@@ -129,6 +137,7 @@ class Reporter:
         """Print a run of results (in input order)."""
         block = results if isinstance(results, ResultBlock) else ResultBlock.of(results)
         self.statuses.update(block.statuses)
+        self._redraw()
         if self.output is Output.line:
             _write(self._lines(block))
         elif self.output is Output.json:
