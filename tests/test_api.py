@@ -307,6 +307,16 @@ def test_a_results_solution_array_validates_against_its_puzzle(kind, path):
     # the same values as lists are the same solution; values that are not whole numbers
     # are refused, not rounded into a valid grid
     assert csolve.validate(kind, r.solution.tolist(), against=r.puzzle) == []
+    # and as the command line's JSON writes it: rows
+    cli = subprocess.run([sys.executable, "-m", "csolve", "solve", kind, str(PUZZLES / path),
+                          "--output", "json"], capture_output=True, text=True, check=True)
+    rows = json.loads(cli.stdout.splitlines()[0])["solution"]
+    assert csolve.validate(kind, rows, against=r.puzzle) == []
+    broken = [list(row) for row in rows]
+    row = next(row for row in broken if sum(v > 0 for v in row) >= 2)
+    first, second = [k for k, v in enumerate(row) if v > 0][:2]
+    row[first] = row[second]  # a value twice in a row
+    assert csolve.validate(kind, broken, against=r.puzzle) != []
     for not_whole in (r.solution + 0.4, r.solution.astype(str), r.solution > 0,
                       (r.solution + 0.0).tolist()):
         with pytest.raises(TypeError, match="holds whole numbers"):

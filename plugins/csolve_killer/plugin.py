@@ -148,6 +148,8 @@ class Killer(PuzzleType):
     def validate(self, puzzle: Puzzle, solution: np.ndarray) -> list[str]:
         g: KillerGrid = puzzle.data
         n = g.n
+        if np.shape(solution) == (n, n):  # the rows `--output json` writes
+            solution = np.asarray(solution).reshape(n * n)
         if np.shape(solution) != (n * n,):
             return [f"expected {n * n} cells, got {shape_words(solution)}"]
         problems = []

@@ -279,6 +279,8 @@ class Sudoku(PuzzleType):
 
     def validate(self, puzzle: Puzzle, solution: np.ndarray) -> list[str]:
         n = puzzle.meta["n"]
+        if np.shape(solution) == (n, n):  # the rows `--output json` writes
+            solution = np.asarray(solution).reshape(n * n)
         if solution.shape != (n * n,):
             return [f"expected {n * n} cells, got {shape_words(solution)}"]
         box = box_of_puzzle(puzzle)
