@@ -300,6 +300,8 @@ class __CLASS__(PuzzleType):
     default_rules = ("elimination", "hidden-single", RULE)
     #: the inequalities are the puzzle's own constraint: kept whatever rules are chosen
     constraint_rules = (RULE,)
+    #: how hard a person finds the rule's steps (``csolve list-tactics``, ``rate``)
+    tactic_levels = {RULE: "easy"}
 
     def parse(self, text: str, source: str, fmt: str | None = None) -> list[Puzzle]:
         out = []
@@ -445,6 +447,23 @@ def less_than(b: Board) -> Iterator[Step]:
             yield Step("__RULE__", removed=removed, cells=[small, large], groups=[g],
                        level="easy", text=f"{nb.cell(small)} < {nb.cell(large)}: "
                                           f"{nb.losses(removed)}")
+
+
+def crossed(b: Board) -> Step | None:
+    """An inequality no values fit any more: the step that ends an explanation with why
+    the puzzle has no solution (asked before every step)."""
+    nb = b.namer
+    for g, (small, large), _param in b.touched(LESS_THAN):  # the changed groups only
+        s, l = b.cand[small], b.cand[large]
+        if s and l and (s & -s).bit_length() >= l.bit_length():
+            removed = [(small, v) for v in bits(s)] + [(large, v) for v in bits(l)]
+            why = f"no values fit {nb.cell(small)} < {nb.cell(large)}"
+            return Step("__RULE__", removed=removed, cells=[small, large], groups=[g],
+                        level="easy", broken=why, text=f"{why}: {nb.losses(removed)}")
+    return None
+
+
+less_than.contradiction = crossed
 '''
 
 SAMPLE = '''

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 
@@ -48,6 +49,14 @@ def test_the_written_package_passes_its_own_tests(tmp_path, capsys):
         assert code == 0 and "guess" not in out and "r1c1 < r2c1" in out, out
         code, out, err = run(capsys, "rate", "scaffolded", str(root / "puzzles" / "sample.txt"))
         assert code == 0 and "evil" not in out, out
+        # the rule's level is the one its steps give, in the list and in a rating
+        code, out, err = run(capsys, "list-tactics", "scaffolded")
+        assert code == 0 and re.search(r"scaffolded-less-than\s.*\beasy\b", out), out
+        # no values fit an inequality: the explanation ends there, saying so
+        code, out, err = run(capsys, "explain", "scaffolded", ".... r1c1<r1c2 r1c2<r1c1",
+                             "--output", "line")
+        assert code == 1 and "no values fit r1c" in out + err, out + err
+        assert "r1c1 = " not in out, out
     finally:
         pm.unregister(name="scaffolded")
         sys.path.remove(str(root))

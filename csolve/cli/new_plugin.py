@@ -12,7 +12,7 @@ from csolve.cli.app import app, examples
 
 
 @app.command("new-plugin", epilog=examples(
-    "csolve new-plugin futoshiki && pip install -e 'futoshiki[test]' && python -m pytest futoshiki",
+    "csolve new-plugin futoshiki && cd futoshiki && pip install -e '.[test]' && python -m pytest",
     "csolve new-plugin my-puzzle --dir plugins/my-puzzle"))
 def new_plugin(
     name: Annotated[str, typer.Argument(help="The plugin's name: lower-case words joined by "
@@ -32,5 +32,7 @@ def new_plugin(
     files = write_plugin(name, dest)
     for f in files:
         typer.echo(f"wrote {f}")
-    typer.echo(f"next: pip install -e {shlex.quote(f'{dest}[test]')} && python -m pytest "
-               f"{shlex.quote(str(dest))}")
+    # from inside the package: run beside a folder named csolve (a checkout), Python would
+    # import that folder as csolve instead of the installed package
+    typer.echo(f"next: cd {shlex.quote(str(dest))} && pip install -e '.[test]' && "
+               "python -m pytest")
