@@ -124,6 +124,26 @@ def test_a_first_compile_is_announced_once(sudoku, site, monkeypatch, capsys):
     assert err.count(diskcache.COMPILING) == 1, err
 
 
+def test_from_python_a_first_compile_is_logged_not_printed(sudoku, site, monkeypatch,
+                                                           capsys, caplog):
+    """A library does not write on stderr: Python hears of a compile on the csolve logger."""
+    import logging
+
+    monkeypatch.setattr(diskcache, "announce_compiles", False)
+    diskcache.stop_listening()
+    diskcache.listen_for_compiles()
+    try:
+        with caplog.at_level(logging.INFO, logger="csolve"):
+            path = install_rule(site, "csolve_test_logged", NO_CHANGE)
+            kernels = compose.kernels_for((path,))
+            assert propagate_says(sudoku, kernels) is True
+    finally:
+        diskcache.stop_listening()
+    said = [r for r in caplog.records if r.name == "csolve"]
+    assert len(said) == 1 and said[0].getMessage().startswith("compiling kernels"), said
+    assert diskcache.COMPILING not in capsys.readouterr().err
+
+
 def test_a_files_summary_says_the_compile_apart(sudoku, capsys):
     """The first run with new rules compiles for seconds; the summary's time and rate are
     the puzzles', as each result's seconds are, and the compile is said beside them."""

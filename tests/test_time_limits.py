@@ -127,6 +127,30 @@ def test_render_solve_keeps_the_time_limit(tmp_path, frisch, monkeypatch):
     assert code == 2 and "--timeout goes with --solve" in err
 
 
+@pytest.mark.parametrize("command", ["explain", "rate"])
+def test_compiling_kernels_is_not_counted_against_the_steps(capsys, monkeypatch, command):
+    """The same hour at each look, all of it spent compiling kernels (as a first run's
+    tactic kernels are): the steps' clock leaves it out, as a search's does."""
+    import csolve.grading as grading
+    from csolve.kernels import diskcache
+
+    class Clock:
+        now = 0.0
+
+        def monotonic(self) -> float:
+            self.now += 3600.0
+            diskcache.compile_seconds += 3600.0
+            return self.now
+
+    monkeypatch.setattr(diskcache, "compile_seconds", diskcache.compile_seconds)
+    monkeypatch.setattr(grading, "time", Clock())
+    hard = str(PUZZLES / "sudoku" / "9x9-hard.txt")
+    code, out, err = run_cli(capsys, command, "sudoku", hard, "--timeout", "60",
+                             "--output", "line")
+    assert code == 0, err
+    assert "timeout" not in out and len(out.splitlines()) >= 5
+
+
 @pytest.mark.parametrize("command", ["explain", "rate", "explain-html"])
 def test_explain_and_rate_keep_the_time_limit_while_stepping(capsys, monkeypatch, command):
     """The clock the steps are timed by jumps an hour at each look: the first puzzle's

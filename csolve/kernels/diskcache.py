@@ -80,7 +80,8 @@ compile_seconds = 0.0
 
 def listen_for_compiles() -> None:
     """Count the seconds numba spends compiling kernels (it compiles only what its disk
-    cache lacks), and with :data:`announce_compiles` set, say once on stderr when it starts.
+    cache lacks), and say once when it starts: on stderr with :data:`announce_compiles`
+    set, else on the ``csolve`` logger at INFO level.
     Called when kernels are defined, so numba is already imported."""
     global _listener
     from numba.core import event
@@ -94,9 +95,14 @@ def listen_for_compiles() -> None:
             if self.depth == 0:
                 self.since = time.perf_counter()
             self.depth += 1
-            if announce_compiles and not self.said:
+            if not self.said:
                 self.said = True
-                notify(COMPILING + compile_note)
+                if announce_compiles:
+                    notify(COMPILING + compile_note)
+                else:  # from Python: said to whoever listens to the csolve logger
+                    import logging
+
+                    logging.getLogger("csolve").info(COMPILING.removeprefix("csolve: "))
 
         def on_end(self, ev) -> None:
             global compile_seconds
