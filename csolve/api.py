@@ -403,9 +403,9 @@ class Solver:
         called with every solution as it is found (then each puzzle is searched alone);
         ``progress(k)`` is told how many puzzles are done; setting ``ctrl[0]`` (a stop
         flag) from another thread stops every worker."""
-        for block in self.iter_blocks(puzzles, on_solution=on_solution, progress=progress,
-                                      ctrl=ctrl):
-            yield from block
+        blocks = self.iter_blocks(puzzles, on_solution=on_solution, progress=progress,
+                                  ctrl=ctrl)  # (its arguments checked now, not at a next())
+        return (result for block in blocks for result in block)
 
     @_in_python_words
     def iter_blocks(self, puzzles: Any, *,
@@ -423,6 +423,10 @@ class Solver:
         if ctrl is not None and (getattr(ctrl, "shape", None) != (CTRL_SIZE,)
                                  or getattr(ctrl, "dtype", None) != "int64"):
             raise TypeError("ctrl is an array from csolve.new_ctrl()")
+        for name, fn in (("on_solution", on_solution), ("progress", progress)):
+            if fn is not None and not callable(fn):  # else a TypeError at its first call
+                raise TypeError(f"{name} is a function (or None), not "
+                                f"{type(fn).__name__}")
 
         if _is_puzzle_list(puzzles) and not self.box:
             items = puzzles
@@ -703,9 +707,15 @@ def generate(kind: str | PuzzleType, count: int = 1, *, size: int = 9, seed: int
 def _note(message: str) -> None:
     """What the command line says as a note (an option that changes nothing), as a
     :class:`UserWarning` pointing at the caller's line."""
+    import sys
     import warnings
 
-    warnings.warn(message, UserWarning, stacklevel=4)
+    # the first frame outside csolve, however deep the call into it
+    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    frame, level = sys._getframe(0), 1
+    while frame.f_back is not None and frame.f_code.co_filename.startswith(package):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, UserWarning, stacklevel=level)
 
 
 def _one(puzzles: Sequence[Puzzle], what: str) -> Puzzle:

@@ -30,6 +30,12 @@ class Puzzle:
     def where(self) -> str:
         return f"{self.source}:{self.line}"
 
+    @property
+    def text(self) -> str:
+        """The puzzle as one line of its type's text: what ``csolve generate`` prints, and
+        what ``solve`` reads back (to save a generated puzzle, say)."""
+        return get_puzzle_type(self.kind).format_line(self, None)
+
 
 def _position(i: Any, length: int, what: str) -> int:
     """Index ``i`` (a numpy integer too; negative from the end) of a sequence of ``length``
@@ -467,6 +473,8 @@ def get_puzzle_type(name: str) -> PuzzleType:
 def shape_words(array: Any) -> str:
     """An array's shape as a validation message says it: ``16 cells``, ``a 6x6 grid``."""
     shape = np.shape(array)
+    if not shape:
+        return "one value, not a grid"
     if len(shape) == 1:
         return counted(shape[0], "cell")
     if len(shape) == 2:

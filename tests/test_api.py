@@ -238,6 +238,10 @@ def test_a_puzzle_of_another_type_is_an_input_error(call):
      csolve.PuzzleInputError, "rate takes one puzzle; this holds 5"),
     (lambda: list(csolve.Solver("sudoku").iter_solve(HARD, ctrl=[0])), TypeError,
      "csolve.new_ctrl"),
+    (lambda: csolve.Solver("sudoku").iter_solve(HARD, on_solution=5), TypeError,
+     "on_solution is a function .or None., not int"),  # said at once, not at a solution
+    (lambda: csolve.Solver("sudoku").iter_blocks(HARD, progress="yes"), TypeError,
+     "progress is a function .or None., not str"),
     (lambda: csolve.explain("sudoku", HARD, timeout=-1), csolve.OptionError, "timeout must be"),
     (lambda: csolve.rate("sudoku", HARD, timeout=-1), csolve.OptionError, "timeout must be"),
     (lambda: csolve.generate("kakuro", box="2x3"), csolve.OptionError, "no box shape"),
@@ -307,6 +311,9 @@ def test_a_results_solution_array_validates_against_its_puzzle(kind, path):
     # the same values as lists are the same solution; values that are not whole numbers
     # are refused, not rounded into a valid grid
     assert csolve.validate(kind, r.solution.tolist(), against=r.puzzle) == []
+    one_value = r.solution.reshape(-1)[:1].reshape(())  # an array of one value, no grid
+    (problem,) = csolve.validate(kind, one_value, against=r.puzzle)
+    assert problem.endswith("got one value, not a grid"), problem
     # and as the command line's JSON writes it: rows
     cli = subprocess.run([sys.executable, "-m", "csolve", "solve", kind, str(PUZZLES / path),
                           "--output", "json"], capture_output=True, text=True, check=True)
@@ -529,6 +536,13 @@ def test_workers_a_one_worker_backend_cannot_use_are_warned_of():
     # the command line said so and the API said nothing
     with pytest.warns(UserWarning, match="backend 'serial' searches on one worker; workers=8"):
         csolve.Solver("sudoku", backend="serial", workers=8)
+    # the warning points at the line that asked, whichever function it called
+    for call in (lambda: csolve.Solver("sudoku", workers=2),
+                 lambda: csolve.solve("sudoku", "2.....3.........", workers=2),
+                 lambda: csolve.count("sudoku", "2.....3.........", workers=2)):
+        with pytest.warns(UserWarning) as said:
+            call()
+        assert [w.filename for w in said] == [__file__], [w.filename for w in said]
     import warnings
 
     with warnings.catch_warnings():
@@ -571,3 +585,18 @@ def test_process_pool_in_an_unguarded_script_is_a_csolve_error_that_says_why(tmp
     last = r.stdout.strip().splitlines()[-1]
     assert last.startswith("WorkerProcessError 4 process-pool: a worker process ended abruptly")
     assert 'if __name__ == "__main__":' in last
+
+
+@pytest.mark.parametrize("kind", ["sudoku", "killer", "kakuro", "str8ts"])
+def test_a_puzzles_text_reads_back_as_the_same_puzzle(kind):
+    """``Puzzle.text``: how a generated puzzle is saved, and read back by solve."""
+    (made,) = csolve.generate(kind, 1, seed=5)
+    (again,) = csolve.read(kind, made.text)
+    assert "\n" not in made.text and again.text == made.text
+    r = csolve.count(kind, made.text)
+    assert (r.count, r.exact) == (1, True)
+    solved = csolve.solve(kind, made)[0]
+    assert csolve.validate(kind, solved.solution, against=again) == []
+    bundled = csolve.read(kind, str(PUZZLES / kind / ("9x9-hard.txt" if kind == "sudoku"
+                                                      else "small.txt")))[0]
+    assert csolve.read(kind, bundled.text)[0].text == bundled.text
