@@ -566,6 +566,10 @@ def validate(kind: str | PuzzleType, solution: Any, against: Any = None) -> list
     from csolve.solver import listed
 
     ptype = puzzle_type(kind)
+    if isinstance(solution, list | tuple) and len(solution) > 1 and all(
+            isinstance(s, str) and len(s) == 1 for s in solution):  # list("4.....8.5...")
+        raise TypeError("a solution as a list holds whole numbers; as text it is one string "
+                        "(''.join(...))")
     if isinstance(solution, list | tuple) and solution and isinstance(
             solution[0], numbers.Number | list | tuple | np.generic | np.ndarray):  # values
         try:

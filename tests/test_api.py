@@ -314,6 +314,8 @@ def test_a_results_solution_array_validates_against_its_puzzle(kind, path):
     # the same values as lists are the same solution; values that are not whole numbers
     # are refused, not rounded into a valid grid
     assert csolve.validate(kind, r.solution.tolist(), against=r.puzzle) == []
+    with pytest.raises(TypeError, match="as text it is one string"):
+        csolve.validate(kind, list(r.solution_line), against=r.puzzle)
     one_value = r.solution.reshape(-1)[:1].reshape(())  # an array of one value, no grid
     (problem,) = csolve.validate(kind, one_value, against=r.puzzle)
     assert problem.endswith("got one value, not a grid"), problem
