@@ -175,6 +175,9 @@ def read_argument(ptype: PuzzleType, item: str | os.PathLike, fmt: str | None
     that is neither an existing file nor a puzzle is "no such file"."""
     from csolve.io import check_text, read_file
 
+    if isinstance(item, str) and item.startswith("~") and os.path.exists(
+            os.path.expanduser(item)):  # a path from Python, where no shell expanded it
+        item = os.path.expanduser(item)
     if isinstance(item, os.PathLike) or item == "-" or os.path.exists(item):
         text, name = read_file(os.fspath(item))
         try:

@@ -605,3 +605,13 @@ def test_a_puzzles_text_reads_back_as_the_same_puzzle(kind):
     bundled = csolve.read(kind, str(PUZZLES / kind / ("9x9-hard.txt" if kind == "sudoku"
                                                       else "small.txt")))[0]
     assert csolve.read(kind, bundled.text)[0].text == bundled.text
+
+
+def test_a_path_from_home_is_read(tmp_path, monkeypatch):
+    """``~/...`` from Python, where no shell expands it, as the command line's is."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / "mine.txt").write_text("2.....3.........\n")
+    r = csolve.count("sudoku", "~/mine.txt")
+    assert (r.count, r.exact) == (12, True) and r.puzzle.source == str(tmp_path / "mine.txt")
+    with pytest.raises(csolve.PuzzleInputError, match="no such file"):
+        csolve.solve("sudoku", "~/other.txt")
