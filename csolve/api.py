@@ -454,12 +454,7 @@ def _check_keywords(backend_options: dict[str, Any], known: Any) -> None:
     taken = set(known).union(*(b.options for b in all_backends().values()))
     own = [name for name in inspect.signature(Solver.__init__).parameters
            if name not in ("self", "kind", "backend_options")]
-    unknown = sorted(key for key in backend_options if key not in taken)
-    _check_near(unknown, own)
-    if unknown:  # no parameter near it, and no backend installed here takes it
-        from csolve.errors import KeywordError
-
-        raise KeywordError(unknown[0], None)
+    _check_near([key for key in backend_options if key not in taken], own)
 
 
 def _check_near(keys: Sequence[str], own: Sequence[str]) -> None:

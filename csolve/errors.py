@@ -87,15 +87,12 @@ class UnknownNameError(OptionError):
 
 
 class KeywordError(OptionError, TypeError):
-    """A keyword of the Python API that is neither a parameter nor a backend option: said
-    with the parameter it is close to, where one is (``timout=5``, a slip). A TypeError too,
+    """A keyword of the Python API that is neither a parameter nor a backend option but is
+    close to a parameter (``timout=5``): a slip, said with the near name. A TypeError too,
     as Python's own unexpected keyword is."""
 
-    def __init__(self, key: str, near: str | None) -> None:
-        super().__init__(f"unexpected keyword argument {key!r}; did you mean {near!r}?"
-                         if near else
-                         f"unexpected keyword argument {key!r}: neither a parameter nor an "
-                         "option of any installed backend (csolve.backends())")
+    def __init__(self, key: str, near: str) -> None:
+        super().__init__(f"unexpected keyword argument {key!r}; did you mean {near!r}?")
         self.key, self.near = key, near
 
 
