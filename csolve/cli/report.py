@@ -43,7 +43,8 @@ class Reporter:
         self.streaming = False  # --all: solutions are printed as found, then counted
         self.pictures: list[str] = []  # --output svg: one document per puzzle, written last
         self._live: Console | None = None  # the console the progress bar is drawn on
-        self._redraw: Callable[[], None] = lambda: None  # the bar, drawn from its counts now
+        #: draw the bar from its counts now, where they changed since it was last drawn
+        self._redraw: Callable[[], None] = lambda: None
 
     # the consoles are made on first use: line and JSON output never import rich
     @cached_property
@@ -85,11 +86,16 @@ class Reporter:
                       console=console, transient=True, refresh_per_second=5) as bar:
             task = bar.add_task(verb, total=self.total)
             shown = [0]
+            drawn = [0]
             self._live = console
-            # rich redraws the bar a few times a second, and below each printed text the
-            # drawing it last made: without a redraw first, the bar under a result would
-            # still count it as not done
-            self._redraw = bar.refresh
+
+            def redraw() -> None:
+                # rich draws the bar again below each text printed above it, but as it was
+                # at its last refresh (a few times a second): without this, the bar under
+                # a result just printed would count it as not done
+                if drawn[0] != shown[0]:
+                    drawn[0] = shown[0]
+                    bar.refresh()
 
             def advance(done: int) -> None:
                 # never backwards: a puzzle handed to another engine leaves the count for
@@ -98,6 +104,7 @@ class Reporter:
                     shown[0] = done
                     bar.update(task, completed=done)
 
+            self._redraw = redraw
             try:
                 yield advance
             finally:
@@ -137,13 +144,12 @@ class Reporter:
         """Print a run of results (in input order)."""
         block = results if isinstance(results, ResultBlock) else ResultBlock.of(results)
         self.statuses.update(block.statuses)
-        self._redraw()
         if self.output is Output.line:
-            _write(self._lines(block))
+            self._write(self._lines(block))
         elif self.output is Output.json:
-            _write(self._json_lines(block))
+            self._write(self._json_lines(block))
         elif self.output is Output.grid:
-            _write("".join(self._grid(r) for r in block))
+            self._write("".join(self._grid(r) for r in block))
         elif self.output is Output.svg:
             self.pictures.extend(self.ptype.to_svg(r.puzzle, r.solution) for r in block
                                  if not self.streamed[r.puzzle.index])
@@ -153,11 +159,18 @@ class Reporter:
                     sys.stderr.write(f"{r.puzzle.where}: not solved: {r.status.value}, "
                                      "drawn as given\n")
         else:
+            self._redraw()
             for r in block:
                 self._pretty(r)
         if self.show_stats:
             for r in block:
                 self._stats(r)
+
+    def _write(self, text: str) -> None:
+        """A block's text on stdout, the progress bar (if any) brought up to date first."""
+        if text:
+            self._redraw()
+            _write(text)
 
     def _lines(self, block: ResultBlock) -> str:
         if self.counting:
