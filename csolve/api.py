@@ -406,9 +406,14 @@ class Solver:
         called with every solution as it is found (then each puzzle is searched alone);
         ``progress(k)`` is told how many puzzles are done; setting ``ctrl[0]`` (a stop
         flag) from another thread stops every worker."""
-        blocks = self.iter_blocks(puzzles, on_solution=on_solution, progress=progress,
-                                  ctrl=ctrl)  # (its arguments checked now, not at a next())
-        return (result for block in blocks for result in block)
+        _check_callbacks(on_solution, progress, ctrl)  # said by the call, not a next()
+
+        def results() -> Iterator[Result]:  # reading the puzzles waits for the first next()
+            for block in self.iter_blocks(puzzles, on_solution=on_solution,
+                                          progress=progress, ctrl=ctrl):
+                yield from block
+
+        return results()
 
     @_in_python_words
     def iter_blocks(self, puzzles: Any, *,
@@ -419,18 +424,10 @@ class Solver:
         each a :class:`~csolve.outcome.ResultBlock`: a sequence of results kept as columns,
         for output written in bulk (a run splits where a puzzle goes on to a backend or the
         learning engine)."""
-        from csolve.kernels.abi import CTRL_SIZE
         from csolve.puzzle import PuzzleBatch
         from csolve.solver import solve_blocks
 
-        if ctrl is not None and (getattr(ctrl, "shape", None) != (CTRL_SIZE,)
-                                 or getattr(ctrl, "dtype", None) != "int64"):
-            raise TypeError("ctrl is an array from csolve.new_ctrl()")
-        for name, fn in (("on_solution", on_solution), ("progress", progress)):
-            if fn is not None and not callable(fn):  # else a TypeError at its first call
-                raise TypeError(f"{name} is a function (or None), not "
-                                f"{type(fn).__name__}")
-
+        _check_callbacks(on_solution, progress, ctrl)
         if _is_puzzle_list(puzzles) and not self.box:
             items = puzzles
             for p in [puzzles] if isinstance(puzzles, PuzzleBatch) else puzzles:
@@ -439,6 +436,19 @@ class Solver:
             items = self.read(puzzles)
         return _reworded(solve_blocks(self.puzzle_type, items, self.options,
                                       on_solution=on_solution, progress=progress, ctrl=ctrl))
+
+
+def _check_callbacks(on_solution: Any, progress: Any, ctrl: Any) -> None:
+    """What :meth:`Solver.iter_solve` is handed besides the puzzles, checked before any
+    work (a function that is not one would fail only at the first solution)."""
+    from csolve.kernels.abi import CTRL_SIZE
+
+    if ctrl is not None and (getattr(ctrl, "shape", None) != (CTRL_SIZE,)
+                             or getattr(ctrl, "dtype", None) != "int64"):
+        raise TypeError("ctrl is an array from csolve.new_ctrl()")
+    for name, fn in (("on_solution", on_solution), ("progress", progress)):
+        if fn is not None and not callable(fn):
+            raise TypeError(f"{name} is a function (or None), not {type(fn).__name__}")
 
 
 def _check_keywords(backend_options: dict[str, Any], known: Any) -> None:

@@ -612,3 +612,14 @@ def test_a_path_from_home_is_read(tmp_path, monkeypatch):
     assert (r.count, r.exact) == (12, True) and r.puzzle.source == str(tmp_path / "mine.txt")
     with pytest.raises(csolve.PuzzleInputError, match="no such file"):
         csolve.solve("sudoku", "~/other.txt")
+
+
+def test_iter_solve_reads_its_puzzles_when_iterated(tmp_path):
+    """Its callbacks are checked by the call; the puzzles are read at the first next(), so a
+    file written after the call is the one solved."""
+    path = tmp_path / "later.txt"
+    results = csolve.Solver("sudoku").iter_solve(str(path))
+    path.write_text("2.....3.........\n")
+    (r,) = list(results)
+    assert r.status is csolve.Status.MULTIPLE or r.status is csolve.Status.SOLVED
+    assert csolve.validate("sudoku", r.solution, against=r.puzzle) == []
