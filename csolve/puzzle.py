@@ -33,7 +33,9 @@ class Puzzle:
     @property
     def text(self) -> str:
         """The puzzle as one line of its type's text: what ``csolve generate`` prints, and
-        what ``solve`` reads back (to save a generated puzzle, say)."""
+        what ``solve`` reads back (to save a generated puzzle, say). A Sudoku line does not
+        carry a box shape other than its size's default: read it back with the same
+        ``box=``."""
         return get_puzzle_type(self.kind).format_line(self, None)
 
 
