@@ -110,7 +110,8 @@ def find_solution(ptype: PuzzleType, puzzle: Puzzle, timeout: float | None = Non
 
 def clock() -> float:
     """The clock a step-by-step solve is timed by (``check_time``): wall time less the time
-    spent compiling kernels, which a search's time limit leaves out too."""
+    spent compiling kernels, which a search's time limit leaves out too (compiles in this
+    process, any thread's: numba compiles one kernel at a time)."""
     from csolve.kernels.diskcache import seconds_compiling
 
     return time.monotonic() - seconds_compiling()

@@ -108,9 +108,8 @@ class Canvas:
         """A line; ``dash`` is an SVG dash pattern ("3 2": 3 drawn, 2 left out)."""
         cap = f'stroke-dasharray="{dash}" stroke-linecap="butt"' if dash else \
             'stroke-linecap="square"'
-        self.parts.append((f'<line x1="{num(x1)}" y1="{num(y1)}" x2="{num(x2)}" '
-                                 f'y2="{num(y2)}"',
-                                 f'stroke="{stroke}" stroke-width="{num(width)}" {cap}', "/>"))
+        head = f'<line x1="{num(x1)}" y1="{num(y1)}" x2="{num(x2)}" y2="{num(y2)}"'
+        self.parts.append((head, f'stroke="{stroke}" stroke-width="{num(width)}" {cap}', "/>"))
 
     def circle(self, cx: float, cy: float, r: float, fill: str) -> None:
         self.parts.append(f'<circle cx="{num(cx)}" cy="{num(cy)}" r="{num(r)}" fill="{fill}"/>')
@@ -124,9 +123,9 @@ class Canvas:
         """Text centred vertically on ``y`` (dominant-baseline is unevenly supported, so
         the baseline is moved down by a third of the size instead)."""
         weight = ' font-weight="bold"' if bold else ""
-        self.parts.append((f'<text x="{num(x)}" y="{num(y + size * 0.35)}"',
-                                 f'font-size="{num(size)}" fill="{fill}" '
-                                 f'text-anchor="{anchor}"{weight}', f">{escape(s)}</text>"))
+        shared = f'font-size="{num(size)}" fill="{fill}" text-anchor="{anchor}"{weight}'
+        self.parts.append((f'<text x="{num(x)}" y="{num(y + size * 0.35)}"', shared,
+                           f">{escape(s)}</text>"))
 
     def document(self) -> str:
         """The complete SVG document."""

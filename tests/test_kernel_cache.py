@@ -214,8 +214,12 @@ def test_the_program_runs_with_nothing_writable(tmp_path):
            if k not in ("CSOLVE_CACHE_DIR", "NUMBA_CACHE_DIR", "XDG_CACHE_HOME")}
     env.update(HOME=str(blocker / "home"), XDG_CACHE_HOME=str(blocker / "cache"),
                TMPDIR=str(blocker / "tmp"), NUMBA_CACHE_LOCATOR_CLASSES="UserWideCacheLocator")
-    r = subprocess.run([sys.executable, "-m", "csolve", "solve", "sudoku",
-                        str(PUZZLES / "sudoku" / "4x4.txt"), "--output", "line"],
+    # with $TMPDIR unusable Python falls back to /tmp, which may be writable: the program
+    # is run with the temporary directory itself set to the unusable one
+    run_without_tmp = ("import sys, tempfile; tempfile.tempdir = sys.argv.pop(1); "
+                       "from csolve.program import run; run()")
+    r = subprocess.run([sys.executable, "-c", run_without_tmp, str(blocker / "tmp"), "solve",
+                        "sudoku", str(PUZZLES / "sudoku" / "4x4.txt"), "--output", "line"],
                        capture_output=True, text=True, env=env, timeout=600)
     assert r.returncode == 0, r.stderr
     assert "Traceback" not in r.stderr

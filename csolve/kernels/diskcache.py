@@ -87,7 +87,8 @@ def listen_for_compiles() -> None:
     from numba.core import event
 
     class Notice(event.Listener):
-        said = False
+        said = False  # on stderr, for the command line
+        logged = False  # on the csolve logger, for Python
         depth = 0  # compiles nest (a kernel compiles the kernels it calls); numba's lock
         since = 0.0  # keeps them on one thread at a time
 
@@ -95,14 +96,14 @@ def listen_for_compiles() -> None:
             if self.depth == 0:
                 self.since = time.perf_counter()
             self.depth += 1
-            if not self.said:
+            if announce_compiles and not self.said:
                 self.said = True
-                if announce_compiles:
-                    notify(COMPILING + compile_note)
-                else:  # from Python: said to whoever listens to the csolve logger
-                    import logging
+                notify(COMPILING + compile_note)
+            elif not announce_compiles and not self.logged:
+                self.logged = True  # from Python: to whoever listens to the csolve logger
+                import logging
 
-                    logging.getLogger("csolve").info(COMPILING.removeprefix("csolve: "))
+                logging.getLogger("csolve").info(COMPILING.removeprefix("csolve: "))
 
         def on_end(self, ev) -> None:
             global compile_seconds
