@@ -211,7 +211,8 @@ def test_a_size_field_of_the_wrong_type_says_so(capsys, tmp_path):
     (["solve", "sudoku", "x.txt", "--timeout", "abc"], "--timeout"),
     (["solve", "sudoku", "x.txt", "--output", "xml"], "--output"),
     (["solve", "kakuro", "- - 17, 30, / ,3 0 0"], "puzzle text that starts with '-' goes "
-                                                  "after '--'"),
+                                                  "after '--': "),
+    (["hint", "str8ts", "- - 1"], " hint kakuro -- '"),  # the example is the command run
 ])
 def test_usage_errors_are_one_line(capsys, args, words):
     err = one_line_error(*run(capsys, *args)[::2])

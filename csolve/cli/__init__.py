@@ -523,12 +523,13 @@ def _one_line(e, mod) -> str:
     checked = _validation_input(e)  # typer checks a number's range with pydantic
     if isinstance(checked, str) and checked.strip().lower().lstrip("+-") == "nan":
         message = f"{message.partition(': ')[0]}: {checked!r} is not a number"
+    ctx = getattr(e, "ctx", None)
     if isinstance(e, mod.NoSuchOption) and e.option_name.strip() == "-":
         # a puzzle given as text that starts with '-' (a Kakuro or Str8ts line) reads as
-        # options unless '--' ends them
-        message += " (puzzle text that starts with '-' goes after '--': csolve solve " \
-                   "kakuro -- '- - 17, ...')"
-    ctx = getattr(e, "ctx", None)
+        # options unless '--' ends them; the example is the command that was run
+        command = ctx.command_path if ctx is not None else "csolve solve"
+        message += (f" (puzzle text that starts with '-' goes after '--': {command} kakuro "
+                    "-- '- - 17, ...')")
     if isinstance(e, mod.UsageError) and ctx is not None:
         message += f" (see '{ctx.command_path} --help')"
     return message
