@@ -32,6 +32,7 @@ from csolve.defaults import PROBE_NODES, escalate_budget
 from csolve.engines import GENERIC, LEARNING, with_engine
 from csolve.errors import CsolveError, ExitCode, OptionError
 from csolve.kernels import abi
+from csolve.kernels.diskcache import preparing_kernels
 from csolve.model import Model
 from csolve.outcome import STATS_FIELDS, End, Result, ResultBlock, Stats, Status
 from csolve.puzzle import Puzzle, PuzzleType
@@ -249,9 +250,10 @@ class _Run:
         counts = np.zeros(n_puzzles, dtype=np.int64)
         stats = np.zeros((n_puzzles, abi.STAT_SIZE), dtype=np.int64)
         # load (or compile) the kernel before any clock starts
-        kernels = kernels_for_model(model)
-        BatchScratch(model).warm_up(kernels, model, inits, opts.limit, new_ctrl(), reason, sols,
-                                    counts, stats)
+        with preparing_kernels():
+            kernels = kernels_for_model(model)
+            BatchScratch(model).warm_up(kernels, model, inits, opts.limit, new_ctrl(), reason,
+                                        sols, counts, stats)
         workers = max(1, opts.workers) if self.backend.parallel else 1
         job = GroupJob(model=model, kernels=kernels, inits=inits, reason=reason, sols=sols,
                        counts=counts, stats=stats, limit=opts.limit, workers=workers,
@@ -295,8 +297,9 @@ class _Run:
         limit = opts.limit if limit is None else limit
         backend = backend or self.backend
         workers = workers or max(1, opts.workers)
-        kernels = kernels_for_model(model)  # loaded (or compiled) before the clock starts
-        warm_up(model, kernels)
+        with preparing_kernels():  # loaded (or compiled) before the clock starts
+            kernels = kernels_for_model(model)
+            warm_up(model, kernels)
         on_masks = None
         if stream is not None:
             def on_masks(masks: np.ndarray) -> None:
