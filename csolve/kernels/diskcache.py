@@ -84,6 +84,7 @@ def preparing_kernels() -> Iterator[None]:
     """Around loading kernels before a clock starts: where that compiled anything, all of
     its time counts as compiling (importing numba, typing, writing the cache, not only
     numba's compile events), so a first run's puzzle times are what a later run's are."""
+    global compile_seconds
     before = compile_seconds
     start = time.perf_counter()
     try:
@@ -91,13 +92,7 @@ def preparing_kernels() -> Iterator[None]:
     finally:
         compiled = compile_seconds - before
         if compiled > 0:
-            _count_compiling(time.perf_counter() - start - compiled)
-
-
-def _count_compiling(seconds: float) -> None:
-    global compile_seconds
-    with _lock:
-        compile_seconds += max(0.0, seconds)
+            compile_seconds += max(0.0, time.perf_counter() - start - compiled)
 
 
 def listen_for_compiles() -> None:

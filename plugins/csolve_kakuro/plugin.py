@@ -111,9 +111,7 @@ class Kakuro(PuzzleType):
         if solution.shape != (g.rows, g.cols):
             return [f"expected a {g.rows}x{g.cols} grid, got {shape_words(solution)}"]
         problems = []
-        white = np.zeros((g.rows, g.cols), dtype=bool)
-        white[tuple(np.array(g.whites, dtype=np.int64).reshape(-1, 2).T)] = True
-        for r, c in np.argwhere(~white & (solution != 0)).tolist():  # a digit off the grid
+        for r, c in np.argwhere((g.kind != WHITE) & (solution != 0)).tolist():  # off the grid
             problems.append(f"black cell r{r + 1}c{c + 1} must hold nothing, "
                             f"not {int(solution[r, c])}")
         for r, c in g.whites:

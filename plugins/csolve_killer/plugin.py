@@ -16,7 +16,13 @@ from functools import cache, lru_cache
 from itertools import combinations
 
 import numpy as np
-from csolve_sudoku.grid import complete_many, default_box, has_repeats, unit_problems
+from csolve_sudoku.grid import (
+    as_cells,
+    complete_many,
+    default_box,
+    has_repeats,
+    unit_problems,
+)
 from csolve_sudoku.plugin import add_units, checked_box
 
 from csolve.errors import OptionError, PuzzleInputError, counted
@@ -148,8 +154,7 @@ class Killer(PuzzleType):
     def validate(self, puzzle: Puzzle, solution: np.ndarray) -> list[str]:
         g: KillerGrid = puzzle.data
         n = g.n
-        if np.shape(solution) == (n, n):  # the rows `--output json` writes
-            solution = np.asarray(solution).reshape(n * n)
+        solution = as_cells(solution, n)
         if np.shape(solution) != (n * n,):
             return [f"expected {n * n} cells, got {shape_words(solution)}"]
         problems = []

@@ -23,6 +23,12 @@ MAX_SIZE = 64  # a candidate set is one uint64
 VALUE = np.int8
 
 
+def as_cells(solution: np.ndarray, n: int) -> np.ndarray:
+    """A solution as its n·n cells, the form results hold: the n rows of n that
+    ``--output json`` writes are the same grid."""
+    return np.asarray(solution).reshape(n * n) if np.shape(solution) == (n, n) else solution
+
+
 def box_shapes(n: int) -> list[Box]:
     """Every box shape (r, c) with r * c = n and both sides at least 2."""
     return [(r, n // r) for r in range(2, n // 2 + 1) if n % r == 0]

@@ -21,6 +21,7 @@ from .bulk import as_rows, json_grids, read_lines, write_lines
 from .grid import (
     VALUE,
     Box,
+    as_cells,
     check_box,
     complete_many,
     default_box,
@@ -279,8 +280,7 @@ class Sudoku(PuzzleType):
 
     def validate(self, puzzle: Puzzle, solution: np.ndarray) -> list[str]:
         n = puzzle.meta["n"]
-        if np.shape(solution) == (n, n):  # the rows `--output json` writes
-            solution = np.asarray(solution).reshape(n * n)
+        solution = as_cells(solution, n)
         if solution.shape != (n * n,):
             return [f"expected {n * n} cells, got {shape_words(solution)}"]
         box = box_of_puzzle(puzzle)
