@@ -159,6 +159,11 @@ def test_timeout_exit_code(capsys, tmp_path):
         ("4..1..2x..3..4..\n", ":1:8:", "unknown symbol 'x'"),
         ("123\n", ":1:", "3 symbols"),
         ("# c\n11..............\n", ":2:", "conflicting givens"),
+        # a grid over several lines: the line of the row where the value repeats
+        ("1 . . .\n. . . .\n. . . .\n1 . . .\n", ":4:", "value 1 twice in column 1"),
+        ("1 0 0 0\n0 0 0 0\n0 0 2 2\n0 0 0 0\n", ":3:", "value 2 twice in row 3"),
+        ("+-----+-----+\n| 1 . | . . |\n| . 1 | . . |\n+-----+-----+\n"
+         "| . . | . . |\n| . . | . . |\n+-----+-----+\n", ":3:", "value 1 twice in box 1"),
         ("1 2 3\n", ":1:", "3 numbers"),
         ("", "", "no puzzle"),
         ("0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 17\n", ":1:", "out of range"),

@@ -248,6 +248,16 @@ def test_conflicting_givens_exit_2(tmp_path, capsys, extra, what):
     assert code == 2 and f"g.txt:1: {what}" in err
 
 
+def test_a_conflicting_given_in_a_block_is_reported_at_its_row(tmp_path, capsys):
+    """A block's givens rows each have a line: the repeat is reported at the later one's."""
+    block = "AABB\nCCDD\nEEFF\nGGHH\nA=3 B=7 C=4 D=6 E=5 F=5 G=6 H=4\n1...\n....\n..2.\n1...\n"
+    path = write(tmp_path, "# one puzzle\n" + block, "b.txt")
+    code, out, err = run(capsys, "solve", "killer", path)
+    assert (code, out) == (2, "")
+    assert err == (f"csolve: error: {path}:10: conflicting givens: value 1 twice in column 1 "
+                   "(r1c1 and r4c1)\n")
+
+
 def test_impossible_cage_sum_is_refused(killer):
     (p,) = killer.parse("AABB/CCDD/EEFF/GGHH A=9 B=7 C=7 D=3 E=3 F=7 G=7 H=3\n", "h.txt")
     with pytest.raises(PuzzleInputError,

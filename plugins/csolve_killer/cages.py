@@ -257,8 +257,9 @@ def _finish(n, labels, sums, anchors, options, where, columns=None) -> KillerGri
     return make_grid(n, labels, sums, anchors, givens, box, where, columns)
 
 
-def parse_block(source: str, block: list[tuple[int, str]]) -> KillerGrid:
-    """The block text form: label rows, sum lines, optional givens rows."""
+def parse_block(source: str, block: list[tuple[int, str]]) -> tuple[KillerGrid, dict]:
+    """The block text form: label rows, sum lines, optional givens rows; with the meta
+    that says which line holds each givens row (``row_lines``), for errors about them."""
     first = block[0][0]
 
     def where(col, msg, line=first):
@@ -292,7 +293,10 @@ def parse_block(source: str, block: list[tuple[int, str]]) -> KillerGrid:
         for line_no, line in rest:  # each row's mistakes at that row
             _givens_row(line, n, lambda col, msg, line_no=line_no: where(col, msg, line_no))
         options["givens"] = "".join(line for _, line in rest)
-    return _finish(n, labels, sums, {}, options, lambda col, msg: where(col, msg, block[0][0]))
+    meta = {"format": "text", "row_lines": tuple(no for no, _ in rest)} if rest else {
+        "format": "text"}
+    return _finish(n, labels, sums, {}, options,
+                   lambda col, msg: where(col, msg, block[0][0])), meta
 
 
 def _size_line(tokens: list[str], field: str, where) -> int:
@@ -361,14 +365,14 @@ def parse_json(source: str, no: int, line: str) -> KillerGrid:
     return g
 
 
-def parse(text: str, source: str) -> list[tuple[int, KillerGrid, str]]:
-    """Every puzzle in ``text`` as (line, grid, format)."""
-    out: list[tuple[int, KillerGrid, str]] = []
+def parse(text: str, source: str) -> list[tuple[int, KillerGrid, dict]]:
+    """Every puzzle in ``text`` as (line, grid, meta with its ``format``)."""
+    out: list[tuple[int, KillerGrid, dict]] = []
     block: list[tuple[int, str]] = []
 
     def flush():
         if block:
-            out.append((block[0][0], parse_block(source, list(block)), "text"))
+            out.append((block[0][0], *parse_block(source, list(block))))
             block.clear()
 
     for no, raw in enumerate(text.splitlines(), 1):
@@ -383,9 +387,9 @@ def parse(text: str, source: str) -> list[tuple[int, KillerGrid, str]]:
             flush()
             continue
         if not block and line.startswith("{"):
-            out.append((no, parse_json(source, no, line), "json"))
+            out.append((no, parse_json(source, no, line), {"format": "json"}))
         elif not block and "/" in line.split()[0]:
-            out.append((no, parse_line(source, no, line), "text"))
+            out.append((no, parse_line(source, no, line), {"format": "text"}))
         else:
             block.append((no, line))
     flush()

@@ -21,6 +21,7 @@ from csolve_sudoku.grid import (
     complete_many,
     default_box,
     has_repeats,
+    unit_breaks,
     unit_problems,
 )
 from csolve_sudoku.plugin import add_units, checked_box
@@ -28,6 +29,7 @@ from csolve_sudoku.plugin import add_units, checked_box
 from csolve.errors import OptionError, PuzzleInputError, counted
 from csolve.model import Model, ModelBuilder
 from csolve.puzzle import Puzzle, PuzzleType, shape_words
+from csolve.rowgrid import row_line
 
 from . import cages
 from .cages import KillerGrid
@@ -101,11 +103,12 @@ class Killer(PuzzleType):
 
     def parse(self, text: str, source: str, fmt: str | None = None) -> list[Puzzle]:
         out = []
-        for i, (line, g, found) in enumerate(cages.parse(text, source)):
+        for i, (line, g, meta) in enumerate(cages.parse(text, source)):
+            found = meta.pop("format")
             if fmt is not None and fmt != found:
                 raise PuzzleInputError(source, line, None,
                                        f"a puzzle in the {found} format, not {fmt}")
-            out.append(Puzzle(self.name, source, line, i, g, found, {"n": g.n}))
+            out.append(Puzzle(self.name, source, line, i, g, found, {"n": g.n, **meta}))
         return out
 
     def with_box(self, puzzles: Sequence[Puzzle], box: str) -> list[Puzzle]:
@@ -126,7 +129,9 @@ class Killer(PuzzleType):
             raise PuzzleInputError(puzzle.source, puzzle.line, None, msg)
 
         if has_repeats(g.givens, g.n, g.box):
-            bad(f"conflicting givens: {unit_problems(g.givens, g.n, False, g.box)[0]}")
+            for message, cell in unit_breaks(g.givens, g.n, False, g.box):
+                raise PuzzleInputError(puzzle.source, row_line(puzzle, cell // g.n), None,
+                                       f"conflicting givens: {message}")
         for k, cells in enumerate(g.cages):
             sets = cage_sets(g.n, len(cells), g.sums[k])
             if not sets:

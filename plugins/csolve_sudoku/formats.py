@@ -307,7 +307,10 @@ def _parse_numbers(source: str, text: str) -> list[tuple[int, np.ndarray, dict]]
                     raise PuzzleInputError(source, no, col,
                                            f"value {tok} is out of range 0..{n}")
             grid = np.array([v for v, _, _, _ in values], dtype=VALUE)
-            out.append((group[0][0], grid, {"n": n, "format": "numbers", "alphabet": None}))
+            meta = {"n": n, "format": "numbers", "alphabet": None}
+            if len(group) == n and all(len(line.split()) == n for _, line in group):
+                meta["row_lines"] = tuple(no for no, _ in group)  # a row a line
+            out.append((group[0][0], grid, meta))
     return out
 
 
@@ -411,7 +414,8 @@ def _grid_puzzle(source: str, rows: list[tuple[int, str]], symbols: list[list[tu
                     raise PuzzleInputError(source, no, col,
                                            f"unknown symbol {sym!r} for a {n}x{n} puzzle")
             grid[r * n + c] = v
-    meta = {"n": n, "format": fmt, "alphabet": alpha}
+    meta = {"n": n, "format": fmt, "alphabet": alpha,
+            "row_lines": tuple(no for no, _ in rows)}  # where a conflicting given is
     drawn = drawn_box(rows[0][1], n, numeric)
     if drawn is not None:
         meta["box"] = drawn

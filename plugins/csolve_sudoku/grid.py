@@ -7,7 +7,7 @@ Boxes are ``r`` rows by ``c`` columns with ``r * c = n``: square (3×3 in a 9x9)
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import cache
 from math import isqrt
 
@@ -183,11 +183,11 @@ def has_repeats(grid: np.ndarray, n: int, box: Box | None = None) -> bool:
     return bool(repeats_many(grid[None], n, box)[0])
 
 
-def unit_problems(grid: np.ndarray, n: int, complete: bool, box: Box | None = None,
-                  name_of: Callable[[int], str] = str) -> list[str]:
-    """Rule breaks in ``grid`` (0 = blank): repeated values, and missing ones when complete;
-    values written by ``name_of`` (the puzzle's own symbols)."""
-    problems = []
+def unit_breaks(grid: np.ndarray, n: int, complete: bool, box: Box | None = None,
+                name_of: Callable[[int], str] = str) -> Iterator[tuple[str, int]]:
+    """Rule breaks in ``grid`` (0 = blank), each with the cell that shows it: a repeated
+    value with its later cell, and, when complete, a missing one with the unit's first
+    cell; values written by ``name_of`` (the puzzle's own symbols)."""
     names = ("row", "column", "box")
     for name, group in zip(names, units(n, box), strict=True):
         for u, cells in enumerate(group, 1):
@@ -198,11 +198,17 @@ def unit_problems(grid: np.ndarray, n: int, complete: bool, box: Box | None = No
                     continue
                 if v in seen:
                     a, b = seen[v], c
-                    problems.append(
-                        f"value {name_of(v)} twice in {name} {u} "
-                        f"(r{a // n + 1}c{a % n + 1} and r{b // n + 1}c{b % n + 1})")
+                    yield (f"value {name_of(v)} twice in {name} {u} "
+                           f"(r{a // n + 1}c{a % n + 1} and r{b // n + 1}c{b % n + 1})", int(b))
                     continue
                 seen[v] = c
             if complete and len(seen) != n:
-                problems.append(f"{name} {u} does not hold every value {name_of(1)}..{name_of(n)}")
-    return problems
+                yield (f"{name} {u} does not hold every value {name_of(1)}..{name_of(n)}",
+                       int(cells[0]))
+
+
+def unit_problems(grid: np.ndarray, n: int, complete: bool, box: Box | None = None,
+                  name_of: Callable[[int], str] = str) -> list[str]:
+    """Rule breaks in ``grid`` (0 = blank): repeated values, and missing ones when complete;
+    values written by ``name_of`` (the puzzle's own symbols)."""
+    return [message for message, _ in unit_breaks(grid, n, complete, box, name_of)]

@@ -15,6 +15,7 @@ import numpy as np
 from csolve.errors import PuzzleInputError, UnknownNameError
 from csolve.model import Model, ModelBuilder
 from csolve.puzzle import Puzzle, PuzzleBatch, PuzzleType, shape_words
+from csolve.rowgrid import row_line
 
 from . import formats
 from .bulk import as_rows, json_grids, read_lines, write_lines
@@ -28,6 +29,7 @@ from .grid import (
     has_repeats,
     parse_box,
     repeats_many,
+    unit_breaks,
     unit_problems,
     units,
 )
@@ -205,11 +207,11 @@ class Sudoku(PuzzleType):
         box = box_of_puzzle(puzzle)
         if not has_repeats(puzzle.data, puzzle.meta["n"], box):
             return
-        problems = unit_problems(puzzle.data, puzzle.meta["n"], complete=False, box=box,
-                                 name_of=self._value_namer(puzzle))
-        if problems:
-            raise PuzzleInputError(puzzle.source, puzzle.line, None,
-                                   f"conflicting givens: {problems[0]}")
+        n = puzzle.meta["n"]
+        for message, cell in unit_breaks(puzzle.data, n, complete=False, box=box,
+                                         name_of=self._value_namer(puzzle)):
+            raise PuzzleInputError(puzzle.source, row_line(puzzle, cell // n), None,
+                                   f"conflicting givens: {message}")
 
     def check_many(self, puzzles: Sequence[Puzzle]) -> None:
         for start, stop, n, box in _runs_by_size(puzzles):
