@@ -380,6 +380,16 @@ class Solver:
             check_own_constraints(self.puzzle_type, rules)
         return rules
 
+    def _note_unused(self, puzzles: Sequence[Puzzle]) -> None:
+        """A warning when ``escalate_after`` changes nothing for these puzzles (the command
+        line says it in its own words)."""
+        if AUDIENCE.get() == "python":
+            from csolve.solver import escalation_unused
+
+            unused = escalation_unused(self.puzzle_type, puzzles, self.options)
+            if unused:
+                _note(f"escalate_after={self.options.escalate_after} changes nothing: {unused}")
+
     @_in_python_words
     def read(self, puzzles: Any) -> Sequence[Puzzle]:
         """The puzzles in ``puzzles`` (text, paths, Puzzle objects), checked for an engine
@@ -434,6 +444,7 @@ class Solver:
                 _of_kind(self.puzzle_type, p)
         else:
             items = self.read(puzzles)
+        self._note_unused(items)
         return _reworded(solve_blocks(self.puzzle_type, items, self.options,
                                       on_solution=on_solution, progress=progress, ctrl=ctrl))
 
@@ -559,6 +570,7 @@ def count(kind: str | PuzzleType, puzzle: Any, limit: int | None = None,
 
     solver = Solver(kind, count=True, limit=limit, **options)
     p = _one(solver.read(puzzle), "count")  # read once: standard input cannot be read twice
+    solver._note_unused([p])
     (block,) = solve_blocks(solver.puzzle_type, [p], solver.options)
     return block[0]
 

@@ -385,6 +385,21 @@ def _apportion(wall: float, cycles: np.ndarray, threads: int) -> np.ndarray:
     return cycles * (wall * max(1, threads) / total)
 
 
+def escalation_unused(ptype: PuzzleType, puzzles: Sequence[Puzzle], options: SolveOptions
+                      ) -> str | None:
+    """Why a bound on the depth-first nodes (``escalate_after``) changes nothing for these
+    puzzles, in words; None where it takes effect (or is 0, never, or not given)."""
+    if not options.escalate_after or not len(puzzles):
+        return None
+    if options.engine is not None:
+        return f"engine {options.engine} searches every puzzle from the start"
+    if not 0 < options.limit <= 2:
+        return "a count, or a search for more than two solutions, stays depth-first"
+    if _fallback(ptype.model(puzzles[0], options.rules), options) is None:
+        return f"the {FALLBACK_ENGINE} engine cannot search {ptype.name} puzzles"
+    return None
+
+
 def _fallback(model: Model, options: SolveOptions) -> Model | None:
     """``model`` searched by the learning engine, for the puzzles its own search gives up
     on; None when none should move: an engine was named, every solution or more than two

@@ -553,6 +553,25 @@ def test_workers_a_one_worker_backend_cannot_use_are_warned_of():
         csolve.Solver("sudoku", backend="serial", workers=1)
 
 
+def test_escalate_after_that_changes_nothing_is_warned_of():
+    """The command line's note, as a warning at the caller's line; none where it counts."""
+    import warnings
+
+    with pytest.warns(UserWarning, match="escalate_after=3 changes nothing: the learning "
+                                         "engine cannot search kakuro puzzles") as said:
+        results = csolve.solve("kakuro", PUZZLES / "kakuro" / "small.txt", escalate_after=3)
+    assert [w.filename for w in said] == [__file__]
+    assert results and all(r.status is csolve.Status.SOLVED
+                           and csolve.validate("kakuro", r.solution, r.puzzle) == []
+                           for r in results)
+    with pytest.warns(UserWarning, match="a count, or a search for more than two"):
+        assert csolve.count("sudoku", "1...............", escalate_after=3).count == 72
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        (r,) = csolve.solve("sudoku", "1...............", escalate_after=3)
+        assert csolve.validate("sudoku", r.solution, "1...............") == []
+
+
 def test_a_backend_named_that_would_not_start_its_workers_is_warned_of(capsys):
     # process-pool with one worker, and generation, ran in this process without a word
     from .helpers import run_cli

@@ -75,6 +75,29 @@ def test_solve_line_output_is_validated(capsys, sudoku):
         assert sudoku.validate(p, sol.data) == []
 
 
+_DEPTH_FIRST = "a count, or a search for more than two solutions, stays depth-first"
+
+
+@pytest.mark.parametrize(("kind", "file", "extra", "why"), [
+    ("sudoku", "4x4.txt", ["--count"], _DEPTH_FIRST),
+    ("sudoku", "4x4.txt", ["--limit", "3"], _DEPTH_FIRST),
+    ("sudoku", "4x4.txt", ["--engine", "dfs"], "engine dfs searches every puzzle from the start"),
+    ("kakuro", "small.txt", [], "the learning engine cannot search kakuro puzzles"),
+])
+def test_escalate_after_that_changes_nothing_gets_a_note(capsys, kind, file, extra, why):
+    """As ``--workers`` on a one-worker backend: a note on stderr, and the solve as before."""
+    path = str(PUZZLES / kind / file)
+    code, out, err = run(capsys, "solve", kind, path, "--escalate-after", "5", "--output",
+                         "line", *extra)
+    assert code == 0 and out
+    assert f"csolve: note: --escalate-after changes nothing: {why}\n" in err
+    _, _, err = run(capsys, "solve", kind, path, "--output", "line", *extra)
+    assert "--escalate-after" not in err
+    _, _, err = run(capsys, "solve", "sudoku", str(PUZZLES / "sudoku" / "4x4.txt"),
+                    "--escalate-after", "5")
+    assert "--escalate-after" not in err  # where it takes effect: no note
+
+
 @pytest.mark.parametrize("escalate, moved", [(None, 3), ("0", 0), ("1000000", 0)])
 def test_escalate_after_option(capsys, sudoku, escalate, moved):
     """Three of the bundled evil 16x16 puzzles need more than the default budget of

@@ -134,6 +134,11 @@ def solve(
              "changes nothing (a parallel one shares the work: --backend locked-pool; see "
              "list-backends)")
     ptype, puzzles = solver.puzzle_type, solver.read(file)
+    from csolve.solver import escalation_unused
+
+    unused = escalation_unused(ptype, puzzles, solver.options)
+    if unused:
+        warn(f"--escalate-after changes nothing: {unused}")
     reporter = Reporter(ptype, output or default_output(), counting=count, show_stats=stats,
                         total=len(puzzles))
     from csolve.kernels import diskcache
