@@ -448,34 +448,80 @@ def checked_request(ptype, options: GenerateOptions) -> GenerateOptions:
     return options
 
 
+class _Clock:
+    """One watcher thread for every puzzle under a time limit: it stops a puzzle's own
+    control array at its deadline, or as soon as the shared one it came with is stopped
+    (Ctrl-C). A thread of its own for each puzzle cost a noticeable share of a small
+    puzzle's making; this one is started when a puzzle is timed and nothing watches, and
+    ends once nothing has been timed for a while, so a stream of puzzles shares it."""
+
+    TICK = 0.02  # seconds between looks: how late a deadline or a stop may be seen
+    LINGER = 1.0  # seconds it waits for the next puzzle before it ends
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        # own ctrl's id -> (own ctrl, shared ctrl, deadline on the clock below, ran-out flag)
+        self._timed: dict[int, tuple[np.ndarray, np.ndarray, float, threading.Event]] = {}
+        self._running = False
+
+    @staticmethod
+    def now() -> float:
+        """Wall seconds that leave out compiling kernels, as a search's time limit does."""
+        from csolve.kernels.diskcache import seconds_compiling
+
+        return time.monotonic() - seconds_compiling()
+
+    def watch(self, own: np.ndarray, shared: np.ndarray, seconds: float) -> threading.Event:
+        """Start ``own``'s clock; the event is set if its deadline stops it."""
+        ran_out = threading.Event()
+        with self._lock:
+            self._timed[id(own)] = (own, shared, self.now() + seconds, ran_out)
+            if not self._running:
+                self._running = True
+                threading.Thread(target=self._run, name="csolve-generate-clock",
+                                 daemon=True).start()
+        return ran_out
+
+    def forget(self, own: np.ndarray) -> None:
+        with self._lock:
+            self._timed.pop(id(own), None)
+
+    def _run(self) -> None:
+        idle_since = None
+        while True:
+            time.sleep(self.TICK)
+            with self._lock:
+                if not self._timed:
+                    idle_since = idle_since or time.monotonic()
+                    if time.monotonic() - idle_since >= self.LINGER:
+                        self._running = False
+                        return
+                    continue
+                idle_since = None
+                now = self.now()
+                for key, (own, shared, deadline, ran_out) in list(self._timed.items()):
+                    if shared[abi.CTRL_STOP] or now >= deadline:
+                        if not shared[abi.CTRL_STOP]:
+                            ran_out.set()
+                        own[abi.CTRL_STOP] = 1
+                        del self._timed[key]
+
+
+_clock = _Clock()
+
+
 def with_time_limit(seconds: float, make: Callable[[int, np.ndarray], Generated], hint: str
                     ) -> Callable[[int, np.ndarray], Generated]:
     """``make`` stopped after ``seconds`` of wall time a puzzle (compiling kernels left out,
     as a search's time limit leaves it out), with :class:`GenerationTimeoutError` and
-    ``hint`` for what to ask instead. It searches under a control array of its own, which a
-    watcher stops at the deadline or as soon as the shared one is stopped (Ctrl-C), so one
-    puzzle's clock leaves the others running, wherever ``make`` runs."""
-    from csolve.kernels.diskcache import seconds_compiling
+    ``hint`` for what to ask instead. It searches under a control array of its own, which
+    the clock stops at the deadline or as soon as the shared one is stopped (Ctrl-C), so
+    one puzzle's clock leaves the others running, wherever ``make`` runs."""
     from csolve.search import new_ctrl
 
     def timed(puzzle_seed: int, ctrl: np.ndarray) -> Generated:
         own = new_ctrl()
-        done = threading.Event()
-        ran_out = threading.Event()
-
-        def watch() -> None:
-            start = time.monotonic() - seconds_compiling()
-            while not done.wait(0.02):
-                if ctrl[abi.CTRL_STOP]:
-                    own[abi.CTRL_STOP] = 1
-                    return
-                if time.monotonic() - seconds_compiling() - start >= seconds:
-                    ran_out.set()
-                    own[abi.CTRL_STOP] = 1
-                    return
-
-        watcher = threading.Thread(target=watch, name="csolve-generate-clock", daemon=True)
-        watcher.start()
+        ran_out = _clock.watch(own, ctrl, seconds)
         try:
             return make(puzzle_seed, own)
         except KeyboardInterrupt:
@@ -485,8 +531,7 @@ def with_time_limit(seconds: float, make: Callable[[int, np.ndarray], Generated]
                     f"pass a longer --timeout N, {hint}") from None
             raise
         finally:
-            done.set()
-            watcher.join()
+            _clock.forget(own)
 
     return timed
 

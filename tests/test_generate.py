@@ -641,3 +641,36 @@ def test_a_puzzle_clock_leaves_ctrl_c_to_the_caller():
     with pytest.raises(KeyboardInterrupt):
         with_time_limit(3600, make, "")(1, shared)
     assert with_time_limit(3600, lambda seed, ctrl: seed * 2, "")(21, new_ctrl()) == 42
+
+
+def test_puzzles_under_a_time_limit_share_one_clock():
+    """One watcher thread serves a stream of timed puzzles (it was one thread a puzzle),
+    and still stops the one that runs out of time, as a time-out."""
+    import threading
+
+    from csolve.generate import GenerationTimeoutError, with_time_limit
+    from csolve.kernels import abi
+    from csolve.search import new_ctrl
+
+    def clocks():
+        return [t for t in threading.enumerate() if t.name == "csolve-generate-clock"]
+
+    for t in clocks():  # a clock an earlier test left ends once idle for a moment
+        t.join()
+    seen = set()
+
+    def quick(seed, ctrl):
+        seen.update(t.ident for t in clocks())
+        return seed
+
+    timed = with_time_limit(3600, quick, "")
+    assert [timed(k, new_ctrl()) for k in range(200)] == list(range(200))
+    assert len(seen) == 1
+
+    def endless(seed, ctrl):
+        while not ctrl[abi.CTRL_STOP]:
+            threading.Event().wait(0.005)
+        raise KeyboardInterrupt
+
+    with pytest.raises(GenerationTimeoutError, match="not made within 0.05 s"):
+        with_time_limit(0.05, endless, "")(7, new_ctrl())
