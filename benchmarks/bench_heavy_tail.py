@@ -8,7 +8,8 @@
                                           [--peer cadical195] [--json F]
     python benchmarks/bench_heavy_tail.py --conflicts 100000 [--cpu 10] [--transforms 8]
                                           [--first-transform 16]
-                                          [--peer cadical195] [--json F]
+                                          [--peer cadical195] [--peer-encoding triads]
+                                          [--json F]
     python benchmarks/bench_heavy_tail.py --write-cnf DIR [--puzzles 4,7] [--transforms 8]
 
 Run times of a clause-learning search on hard puzzles are heavy-tailed: the same puzzle with
@@ -51,6 +52,10 @@ runs are solved by the python-sat solver under the same caps (its conflict budge
 kernel's CPU limit on its process), so the conflicts each needs and the speed at which it
 makes them are set side by side.
 
+``--peer-encoding triads`` gives the peer an augmented encoding: for each value a variable
+per box-row and box-column segment, with "exactly one" over the segments of each row,
+column and box, the variables through which pointing and claiming are one clause each.
+
 ``--write-cnf DIR`` writes the same runs as DIMACS files instead, in the encoding the peer is
 given, so a SAT solver built by hand can be run on them with its own options and statistics
 (e.g. which of its techniques carries a puzzle).
@@ -80,6 +85,13 @@ DATA = shared_data("sudoku-nxn")
 
 #: the first symmetry of each puzzle's runs (``--first-transform``): 0 is the puzzle as given
 FIRST_TRANSFORM = 0
+#: the peer's encoding (``--peer-encoding``): True adds the box-row and box-column segment
+#: variables of :func:`bench_sudoku.triad_clauses`
+PEER_TRIADS = False
+
+
+def _peer_label() -> str:
+    return " (triads)" if PEER_TRIADS else ""
 
 
 def symmetries(transforms: int) -> range:
@@ -193,7 +205,7 @@ def _peer_solve(conn, name: str, n: int, grid) -> None:
     """In a child process: build the SAT peer for ``grid``, say so, then send its answer."""
     from bench_sudoku import Cadical
 
-    sat = Cadical(n, name, fresh=True)
+    sat = Cadical(n, name, fresh=True, triads=PEER_TRIADS)
     sat.prepare(grid)
     conn.send("built")
     conn.send(sat.solve(grid, 1)[0])
@@ -205,7 +217,7 @@ def _peer_capped(conn, name: str, n: int, grid, cap: int, cpu_cap: float) -> Non
     interrupt CaDiCaL), with the conflicts and CPU seconds it took."""
     from bench_sudoku import Cadical
 
-    sat = Cadical(n, name, fresh=True)
+    sat = Cadical(n, name, fresh=True, triads=PEER_TRIADS)
     sat.prepare(grid)
     start = time.process_time()
     if cpu_cap:
@@ -248,7 +260,7 @@ def run_peer_capped(sudoku, puzzles, name: str, cap: int, transforms: int,
                 assert sudoku.validate(q, solution) == []
             conflicts.append(used if solution is not None else None)
             cpu_s.append(secs)
-    return _capped_row(f"peer {name}", len(puzzles), conflicts, cpu_s, cap, cpu_cap,
+    return _capped_row(f"peer {name}{_peer_label()}", len(puzzles), conflicts, cpu_s, cap, cpu_cap,
                        spent / max(spent_s, 1e-9), None)
 
 
@@ -271,7 +283,7 @@ def run_peer(sudoku, puzzles, name: str, timeout: float, transforms: int) -> dic
         proc.join()
         return solution, dt
 
-    return _runs(sudoku, puzzles, transforms, timeout, solve, f"peer {name}", 1)
+    return _runs(sudoku, puzzles, transforms, timeout, solve, f"peer {name}{_peer_label()}", 1)
 
 
 def _runs(sudoku, puzzles, transforms: int, timeout: float, solve, backend: str,
@@ -390,6 +402,9 @@ def main() -> int:
                          "for the depth-first nodes first), after the --backends rows")
     ap.add_argument("--peer", default="",
                     help="also solve the runs with this python-sat solver (e.g. cadical195)")
+    ap.add_argument("--peer-encoding", choices=("pairwise", "triads"), default="pairwise",
+                    help="the peer's encoding: exactly-one by pairwise clauses, or that and "
+                         "a variable per box-row and box-column segment of each value")
     ap.add_argument("--conflicts", type=int, default=0,
                     help="instead: one learning search per run, at most this many conflicts")
     ap.add_argument("--cpu", type=float, default=0.0,
@@ -400,8 +415,9 @@ def main() -> int:
                          "unit clauses) to DIR/p<puzzle>t<symmetry>.cnf, for a SAT solver "
                          "run from the command line")
     args = ap.parse_args()
-    global FIRST_TRANSFORM
+    global FIRST_TRANSFORM, PEER_TRIADS
     FIRST_TRANSFORM = args.first_transform
+    PEER_TRIADS = args.peer_encoding == "triads"
     if args.takeovers and args.engine != "auto":
         ap.error("--takeovers needs --engine auto (a named engine is never taken over)")
     path = DATA / args.set

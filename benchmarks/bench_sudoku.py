@@ -76,6 +76,40 @@ def sudoku_cnf(n: int, grid: np.ndarray | None = None) -> list[list[int]]:
     return clauses
 
 
+def triad_clauses(n: int) -> list[list[int]]:
+    """An augmented encoding's extra variables and clauses: for each value, a variable per
+    box-row and box-column segment (the k cells a row or a column shares with a box) that
+    holds when the value is in the segment, with "exactly one" over a row's segments, a
+    column's, and a box's segments either way, so that pointing and claiming take one
+    clause and a learned clause may name a segment instead of its cells."""
+    k = int(n**0.5)
+    nxt = n * n * n + 1
+    clauses: list[list[int]] = []
+
+    def exactly_one(lits):
+        clauses.append(list(lits))
+        clauses.extend([-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:])
+
+    for v in range(n):
+        across, down = {}, {}  # (row, box column) and (column, box row) -> segment variable
+        for line in range(n):
+            for seg in range(k):
+                for table, cells in ((across, [var(n, line, seg * k + j, v) for j in range(k)]),
+                                     (down, [var(n, seg * k + j, line, v) for j in range(k)])):
+                    table[line, seg] = nxt
+                    clauses.extend([-x, nxt] for x in cells)
+                    clauses.append([-nxt] + cells)
+                    nxt += 1
+        for line in range(n):
+            exactly_one([across[line, seg] for seg in range(k)])
+            exactly_one([down[line, seg] for seg in range(k)])
+        for br in range(k):
+            for bc in range(k):
+                exactly_one([across[br * k + a, bc] for a in range(k)])
+                exactly_one([down[bc * k + a, br] for a in range(k)])
+    return clauses
+
+
 def given_clauses(n: int, grid: np.ndarray) -> list[list[int]]:
     """The givens of ``grid`` as unit clauses of :func:`sudoku_cnf`'s encoding."""
     return [[var(n, i // n, i % n, int(x) - 1)] for i, x in enumerate(grid) if x]
@@ -86,10 +120,12 @@ class Cadical:
     assumptions. ``fresh``: a new solver per puzzle with the givens as unit clauses, which
     lets the solver simplify them away first (better on hard, large puzzles)."""
 
-    def __init__(self, n: int, name: str = "cadical153", fresh: bool = False) -> None:
+    def __init__(self, n: int, name: str = "cadical153", fresh: bool = False,
+                 triads: bool = False) -> None:
         self.n = n
         self.name = name
         self.fresh = fresh
+        self.triads = triads  # the augmented encoding (:func:`triad_clauses`) too
         self.solver = None if fresh else self._build()
 
     def _build(self, grid: np.ndarray | None = None):
@@ -97,6 +133,8 @@ class Cadical:
 
         solver = Solver(name=self.name)
         solver.append_formula(sudoku_cnf(self.n, grid))
+        if self.triads:
+            solver.append_formula(triad_clauses(self.n))
         return solver
 
     def prepare(self, grid: np.ndarray) -> None:

@@ -301,8 +301,39 @@ def _root(document: str) -> tuple[float, float, str, str]:
     return float(size["width"]), float(size["height"]), attrs, inner[:-len("</svg>")]
 
 
+#: a group of elements as :func:`grouped` writes it: ``<g ...>`` and elements, no ``<g>``
+#: inside (the pictures nest ``<svg>``s, never groups)
+_GROUP = re.compile(r"<g [^>]*>(?:(?!</?g[ >]).)*?</g>", re.S)
+#: the shortest group worth drawing once and using again (a use is ~20 characters)
+_SHARED_MIN = 64
+
+
+def shared_groups(documents: Sequence[str]) -> tuple[str, list[str]]:
+    """The groups that recur among ``documents`` (a puzzle's grid and cage lines, drawn
+    again in every step), as definitions to write once, and the documents with each of
+    those groups replaced by a ``<use>`` of it: the same elements in the same order, the
+    page a fraction of its size. ("", documents) when nothing recurs."""
+    seen: dict[str, int] = {}
+    for doc in documents:
+        for m in _GROUP.finditer(doc):
+            seen[m.group(0)] = seen.get(m.group(0), 0) + 1
+    ids = {g: f"g{k}" for k, g in enumerate(
+        g for g, times in seen.items() if times > 1 and len(g) >= _SHARED_MIN)}
+    if not ids:
+        return "", list(documents)
+
+    def use(m: re.Match) -> str:
+        name = ids.get(m.group(0))
+        return m.group(0) if name is None else f'<use href="#{name}"/>'
+
+    defs = "".join(f'<g id="{name}" {g[3:]}' for g, name in ids.items())
+    return f"<defs>{defs}</defs>", [_GROUP.sub(use, doc) for doc in documents]
+
+
 def stack(documents: Sequence[str], gap: float = 16.0, title: str = "") -> str:
-    """One SVG document showing ``documents`` one below the other (nested ``<svg>``s)."""
+    """One SVG document showing ``documents`` one below the other (nested ``<svg>``s), the
+    groups they share drawn once (:func:`shared_groups`)."""
+    defs, documents = shared_groups(documents)
     parts = []
     y = 0.0
     width = 0.0
@@ -316,13 +347,17 @@ def stack(documents: Sequence[str], gap: float = 16.0, title: str = "") -> str:
     height = max(0.0, y - gap)
     head = f"<title>{escape(title)}</title>" if title else ""
     return (f'<svg xmlns="{SVG_NS}" width="{num(width)}" height="{num(height)}" '
-            f'viewBox="0 0 {num(width)} {num(height)}">{head}' + "".join(parts) + "</svg>\n")
+            f'viewBox="0 0 {num(width)} {num(height)}">{head}{defs}' + "".join(parts)
+            + "</svg>\n")
 
 
 def html_page(title: str, items: Sequence[tuple[str, str, str]]) -> str:
-    """A self-contained web page: for each item a heading, an inline SVG and a note."""
-    body = []
-    for heading, svg, note in items:
+    """A self-contained web page: for each item a heading, an inline SVG and a note; the
+    groups the pictures share are drawn once, in a picture of no size at the top."""
+    defs, pictures = shared_groups([svg for _, svg, _ in items])
+    body = [f'<svg xmlns="{SVG_NS}" width="0" height="0" aria-hidden="true" '
+            f'style="position:absolute">{defs}</svg>'] if defs else []
+    for (heading, _, note), svg in zip(items, pictures, strict=True):
         body.append("<section>")
         if heading:
             body.append(f"<h2>{html_escape(heading)}</h2>")

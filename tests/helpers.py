@@ -136,22 +136,36 @@ def write_package(site: Path, pkg: str, modules: dict[str, str]) -> None:
         (d / f"{name}.py").write_text(source)
 
 
-def svg_drawn(root, tag: str) -> list:
+def svg_drawn(root, tag: str, defs=None) -> list:
     """The ``tag`` elements under an SVG ``root`` (an ElementTree element), each as a copy
     carrying the presentation attributes it inherits from the ``<g>`` groups around it:
-    what a browser draws it with."""
+    what a browser draws it with. A ``<use>`` draws the group it names, from ``<defs>`` in
+    ``root`` or in ``defs`` (a web page's pictures use groups defined once for the page);
+    ``<defs>`` themselves are not drawn."""
     import copy
 
     ns = "{http://www.w3.org/2000/svg}"
     out = []
+    named = {el.get("id"): el for tree in (root, defs) if tree is not None
+             for el in tree.iter() if el.get("id")}
 
     def walk(el, inherited: dict) -> None:
         for child in el:
+            if child.tag == ns + "defs":
+                continue
+            if child.tag == ns + "use":
+                target = named[child.get("href").removeprefix("#")]
+                walk([target], inherited)
+                continue
             if child.tag == ns + tag:
                 drawn = copy.copy(child)
                 drawn.attrib = {**inherited, **child.attrib}
                 out.append(drawn)
-            walk(child, {**inherited, **child.attrib} if child.tag == ns + "g" else inherited)
+            if child.tag == ns + "g":
+                own = {k: v for k, v in child.attrib.items() if k != "id"}
+                walk(child, {**inherited, **own})
+            else:
+                walk(child, inherited)
 
     walk(root, {})
     return out

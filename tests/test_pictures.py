@@ -26,6 +26,7 @@ from csolve.svg import (
     REMOVED,
     Canvas,
     html_page,
+    shared_groups,
     stack,
 )
 
@@ -189,6 +190,56 @@ def test_neighbours_drawn_alike_share_one_group():
     lines = svg_drawn(root, "line")
     assert [ln.get("stroke-dasharray") for ln in lines] == ["3 2", "3 2"]
     assert {ln.get("y1") for ln in lines} == {"0", "5"}
+
+
+def _unshared(defs: str, document: str) -> str:
+    """``document`` with each ``<use>`` of a group in ``defs`` written out again."""
+    groups = dict(re.findall(r'<g id="(\w+)" (.*?</g>)', defs, re.S))
+    return re.sub(r'<use href="#(\w+)"/>', lambda m: "<g " + groups[m.group(1)], document)
+
+
+def test_groups_the_pictures_share_are_drawn_once():
+    """The grid lines every step redraws go into definitions used by each picture: written
+    out again, every picture is what it was, element for element."""
+    docs = []
+    for step in range(3):
+        c = Canvas(100, 100)
+        for k in range(10):  # the grid: the same in every picture
+            c.line(0, 10 * k, 90, 10 * k)
+        c.text(10, 10, str(step), 8, CANDIDATE)  # what the step changes
+        c.text(20, 10, str(step), 8, CANDIDATE)
+        docs.append(c.document())
+    defs, used = shared_groups(docs)
+    assert defs.startswith("<defs>") and defs.count("<g id=") == 1  # the texts differ
+    assert all(u.count("<use ") == 1 and len(u) < len(d) for u, d in zip(used, docs, strict=True))
+    assert [_unshared(defs, u) for u in used] == docs
+    assert shared_groups(docs[:1]) == ("", docs[:1])  # nothing recurs in one picture
+    root = parse_svg(stack(docs))
+    assert root.find(NS + "defs") is not None and len(svg_drawn(root, "line")) == 30
+    assert texts(root, CANDIDATE) == ["0", "0", "1", "1", "2", "2"]
+
+
+def test_a_page_of_steps_draws_the_grid_once_and_every_step_whole(capsys, tmp_path):
+    """Killer's step-by-step page repeated each step's cage and grid lines: they are defined
+    once at the top of the page, and each picture draws what the SVG output draws."""
+    six = tmp_path / "six.txt"
+    six.write_text(next(ln for ln in FILES["killer"].read_text().splitlines()
+                        if ln.endswith(" box=3x2")) + "\n")
+    code, page, _ = run(capsys, "explain", "killer", str(six), "--output", "html")
+    assert code == 0
+    sprite, *pictures = re.findall(r"<svg\b.*?</svg>", page, re.S)
+    defs = parse_svg(sprite.replace('width="0" height="0"', 'width="1" height="1"'))
+    assert "<use " in page and "<defs>" in sprite
+    code, out, _ = run(capsys, "explain", "killer", str(six), "--output", "svg")
+    assert code == 0
+    stacked = parse_svg(out)  # (which shares its groups in its own <defs>)
+    alone = stacked.findall(NS + "svg")
+    assert len(pictures) == len(alone) > 2
+    for picture, same in zip(pictures, alone, strict=True):
+        for tag in ("line", "text", "rect", "circle"):
+            drawn = [el.attrib for el in svg_drawn(parse_svg(picture), tag, defs)]
+            assert drawn == [el.attrib for el in svg_drawn(same, tag, stacked)], tag
+            assert drawn or tag == "circle", tag
 
 
 def test_html_page_holds_each_picture():
