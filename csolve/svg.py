@@ -317,8 +317,9 @@ def shared_groups(documents: Sequence[str]) -> tuple[str, list[str]]:
     for doc in documents:
         for m in _GROUP.finditer(doc):
             seen[m.group(0)] = seen.get(m.group(0), 0) + 1
-    ids = {g: f"g{k}" for k, g in enumerate(
-        g for g, times in seen.items() if times > 1 and len(g) >= _SHARED_MIN)}
+    ids = {g: f"cs-g{k}" for k, g in enumerate(  # (a group with an id of its own stays)
+        g for g, times in seen.items()
+        if times > 1 and len(g) >= _SHARED_MIN and " id=" not in g[:g.index(">")])}
     if not ids:
         return "", list(documents)
 

@@ -194,8 +194,8 @@ def test_neighbours_drawn_alike_share_one_group():
 
 def _unshared(defs: str, document: str) -> str:
     """``document`` with each ``<use>`` of a group in ``defs`` written out again."""
-    groups = dict(re.findall(r'<g id="(\w+)" (.*?</g>)', defs, re.S))
-    return re.sub(r'<use href="#(\w+)"/>', lambda m: "<g " + groups[m.group(1)], document)
+    groups = dict(re.findall(r'<g id="([\w-]+)" (.*?</g>)', defs, re.S))
+    return re.sub(r'<use href="#([\w-]+)"/>', lambda m: "<g " + groups[m.group(1)], document)
 
 
 def test_groups_the_pictures_share_are_drawn_once():
@@ -214,6 +214,8 @@ def test_groups_the_pictures_share_are_drawn_once():
     assert all(u.count("<use ") == 1 and len(u) < len(d) for u, d in zip(used, docs, strict=True))
     assert [_unshared(defs, u) for u in used] == docs
     assert shared_groups(docs[:1]) == ("", docs[:1])  # nothing recurs in one picture
+    own = [d.replace("<g ", '<g id="mine" ', 1) for d in docs]  # a plugin's own group
+    assert shared_groups(own) == ("", own)
     root = parse_svg(stack(docs))
     assert root.find(NS + "defs") is not None and len(svg_drawn(root, "line")) == 30
     assert texts(root, CANDIDATE) == ["0", "0", "1", "1", "2", "2"]
