@@ -5,12 +5,14 @@
                                           [--timeout 10] [--engine learning]
                                           [--backends serial:1,locked-pool:2]
                                           [--takeovers serial:1,interleave:2:escalate=2000]
-                                          [--peer cadical195] [--json F]
+                                          [--peer cadical195] [--peer-encoding triads]
+                                          [--json F]
     python benchmarks/bench_heavy_tail.py --conflicts 100000 [--cpu 10] [--transforms 8]
                                           [--first-transform 16]
                                           [--peer cadical195] [--peer-encoding triads]
                                           [--json F]
     python benchmarks/bench_heavy_tail.py --write-cnf DIR [--puzzles 4,7] [--transforms 8]
+                                          [--peer-encoding triads]
 
 Run times of a clause-learning search on hard puzzles are heavy-tailed: the same puzzle with
 its rows, columns and digits permuted (an equivalent puzzle) can take 0.5 s or more than a
@@ -362,21 +364,23 @@ def paired(mine: list, theirs: list, transforms: int) -> list[dict]:
 def write_cnf(sudoku, puzzles, transforms: int, folder: Path) -> int:
     """Write every run as a DIMACS file, so a SAT solver's own binary (with its statistics
     and options) meets exactly the runs the table measures."""
-    from bench_sudoku import given_clauses, sudoku_cnf
+    from bench_sudoku import given_clauses, sudoku_cnf, triad_clauses
 
     folder.mkdir(parents=True, exist_ok=True)
-    rules: dict[int, tuple[int, str]] = {}  # per size: the clause count and text of the rules
+    rules: dict[int, tuple[int, int, str]] = {}  # per size: clauses, variables, their text
     for puzzle in puzzles:
         n = puzzle.meta["n"]
         if n not in rules:
-            clauses = sudoku_cnf(n)
-            rules[n] = len(clauses), "".join(" ".join(map(str, c)) + " 0\n" for c in clauses)
-        count, text = rules[n]
+            clauses = sudoku_cnf(n) + (triad_clauses(n) if PEER_TRIADS else [])
+            variables = max(abs(lit) for c in clauses for lit in c)
+            rules[n] = (len(clauses), variables,
+                        "".join(" ".join(map(str, c)) + " 0\n" for c in clauses))
+        count, variables, text = rules[n]
         for k in symmetries(transforms):
             grid = transformed(sudoku, puzzle, k).data.ravel()
             givens = given_clauses(n, grid)
             (folder / f"p{puzzle.index}t{k}.cnf").write_text(
-                f"p cnf {n ** 3} {count + len(givens)}\n" + text
+                f"p cnf {variables} {count + len(givens)}\n" + text
                 + "".join(f"{c[0]} 0\n" for c in givens))
     print(f"wrote {len(puzzles) * transforms} files to {folder}")
     return 0

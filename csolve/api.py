@@ -380,13 +380,13 @@ class Solver:
             check_own_constraints(self.puzzle_type, rules)
         return rules
 
-    def _note_unused(self, puzzles: Sequence[Puzzle]) -> None:
+    def _note_unused(self, puzzles: Sequence[Puzzle], streaming: bool = False) -> None:
         """A warning when ``escalate_after`` changes nothing for these puzzles (the command
-        line says it in its own words)."""
+        line says it in its own words); ``streaming``: an ``on_solution`` is given."""
         if AUDIENCE.get() == "python":
             from csolve.solver import escalation_unused
 
-            unused = escalation_unused(self.puzzle_type, puzzles, self.options)
+            unused = escalation_unused(self.puzzle_type, puzzles, self.options, streaming)
             if unused:
                 _note(f"escalate_after={self.options.escalate_after} changes nothing: {unused}")
 
@@ -444,7 +444,7 @@ class Solver:
                 _of_kind(self.puzzle_type, p)
         else:
             items = self.read(puzzles)
-        self._note_unused(items)
+        self._note_unused(items, streaming=on_solution is not None)
         return _reworded(solve_blocks(self.puzzle_type, items, self.options,
                                       on_solution=on_solution, progress=progress, ctrl=ctrl))
 

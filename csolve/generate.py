@@ -21,6 +21,7 @@ A puzzle type opts in by implementing :meth:`csolve.puzzle.PuzzleType.generate`
 from __future__ import annotations
 
 import operator
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -459,6 +460,11 @@ class _Clock:
     LINGER = 1.0  # seconds it waits for the next puzzle before it ends
 
     def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        """Nothing timed, no thread: at the start, and in a child process after a fork
+        (which has no copy of the thread, and may hold a copy of a taken lock)."""
         self._lock = threading.Lock()
         # own ctrl's id -> (own ctrl, shared ctrl, deadline on the clock below, ran-out flag)
         self._timed: dict[int, tuple[np.ndarray, np.ndarray, float, threading.Event]] = {}
@@ -487,6 +493,13 @@ class _Clock:
             self._timed.pop(id(own), None)
 
     def _run(self) -> None:
+        try:
+            self._watch_until_idle()
+        finally:  # (ended by an error too: the next puzzle timed starts a thread again)
+            with self._lock:
+                self._running = False
+
+    def _watch_until_idle(self) -> None:
         idle_since = None
         while True:
             time.sleep(self.TICK)
@@ -494,8 +507,8 @@ class _Clock:
                 if not self._timed:
                     idle_since = idle_since or time.monotonic()
                     if time.monotonic() - idle_since >= self.LINGER:
-                        self._running = False
-                        return
+                        self._running = False  # (under the lock: a puzzle timed next
+                        return  # starts a thread of its own)
                     continue
                 idle_since = None
                 now = self.now()
@@ -508,6 +521,7 @@ class _Clock:
 
 
 _clock = _Clock()
+os.register_at_fork(after_in_child=_clock.reset)
 
 
 def with_time_limit(seconds: float, make: Callable[[int, np.ndarray], Generated], hint: str

@@ -38,15 +38,13 @@ def kernels_for_model(model: Model) -> ModuleType:
 def _model_kernel_paths(model: Model) -> tuple[str, ...]:
     """The kernel paths of the model's rules. The rules a caller names are checked before
     any model is built, so an unknown one here came from the puzzle type's own model: the
-    error says so, naming the type, where it read as a mistyped ``--rules``."""
+    error says so, where it read as a mistyped ``--rules``."""
     from csolve.errors import UnknownNameError
-    from csolve.puzzle import used
 
     try:
         return kernel_paths(model.rules)
     except UnknownNameError as e:
-        whose = f"puzzle type {next(iter(used))!r}" if len(used) == 1 else "a puzzle type"
-        raise UnknownNameError(f"{whose} builds its model with an {e}") from None
+        raise UnknownNameError(f"the puzzle type builds its model with an {e}") from None
 
 
 def check_settled(ws: Any, model: Model) -> None:

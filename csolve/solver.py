@@ -385,17 +385,23 @@ def _apportion(wall: float, cycles: np.ndarray, threads: int) -> np.ndarray:
     return cycles * (wall * max(1, threads) / total)
 
 
-def escalation_unused(ptype: PuzzleType, puzzles: Sequence[Puzzle], options: SolveOptions
-                      ) -> str | None:
+def escalation_unused(ptype: PuzzleType, puzzles: Sequence[Puzzle], options: SolveOptions,
+                      streaming: bool = False) -> str | None:
     """Why a bound on the depth-first nodes (``escalate_after``) changes nothing for these
-    puzzles, in words; None where it takes effect (or is 0, never, or not given)."""
+    puzzles, in words; None where it takes effect (or is 0, never, or not given).
+    ``streaming``: each solution is handed over as it is found (:meth:`_Run.stream`)."""
     if not options.escalate_after or not len(puzzles):
         return None
     if options.engine is not None:
         return f"engine {options.engine} searches every puzzle from the start"
     if not 0 < options.limit <= 2:
         return "a count, or a search for more than two solutions, stays depth-first"
-    if _fallback(ptype.model(puzzles[0], options.rules), options) is None:
+    if streaming:
+        return "a search that hands over each solution as it is found stays depth-first"
+    model = ptype.model(puzzles[0], options.rules)
+    if model.engine == FALLBACK_ENGINE:
+        return f"the {FALLBACK_ENGINE} engine searches these puzzles from the start"
+    if _fallback(model, options) is None:
         return f"the {FALLBACK_ENGINE} engine cannot search {ptype.name} puzzles"
     return None
 

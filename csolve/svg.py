@@ -301,25 +301,33 @@ def _root(document: str) -> tuple[float, float, str, str]:
     return float(size["width"]), float(size["height"]), attrs, inner[:-len("</svg>")]
 
 
-#: a group of elements as :func:`grouped` writes it: ``<g ...>`` and elements, no ``<g>``
-#: inside (the pictures nest ``<svg>``s, never groups)
-_GROUP = re.compile(r"<g [^>]*>(?:(?!</?g[ >]).)*?</g>", re.S)
+#: a group of elements with nothing but quoted attributes on it, and no group inside it (the
+#: pictures nest ``<svg>``s, never groups): ``<g`` in markup always starts a tag, since
+#: XML text and attribute values hold ``<`` escaped
+_GROUP = re.compile(r"""<g((?:\s+[\w:.-]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*>"""
+                    r"(?:(?!<g[\s/>]|</g[\s>]).)*</g\s*>", re.S)
+_ID = re.compile(r"""\sid\s*=""")
 #: the shortest group worth drawing once and using again (a use is ~20 characters)
 _SHARED_MIN = 64
+#: an id :func:`shared_groups` gave, where it is defined or used
+_SHARED_ID = re.compile(r'(id="|href="#)cs-g(\d+)"')
 
 
 def shared_groups(documents: Sequence[str]) -> tuple[str, list[str]]:
     """The groups that recur among ``documents`` (a puzzle's grid and cage lines, drawn
     again in every step), as definitions to write once, and the documents with each of
     those groups replaced by a ``<use>`` of it: the same elements in the same order, the
-    page a fraction of its size. ("", documents) when nothing recurs."""
+    page a fraction of its size. ("", documents) when nothing recurs. A group with an id
+    of its own stays as it is; documents stacked before keep their own definitions, their
+    ids made distinct."""
+    documents, first = _renumbered(documents)
     seen: dict[str, int] = {}
     for doc in documents:
         for m in _GROUP.finditer(doc):
-            seen[m.group(0)] = seen.get(m.group(0), 0) + 1
-    ids = {g: f"cs-g{k}" for k, g in enumerate(  # (a group with an id of its own stays)
-        g for g, times in seen.items()
-        if times > 1 and len(g) >= _SHARED_MIN and " id=" not in g[:g.index(">")])}
+            if len(m.group(0)) >= _SHARED_MIN and not _ID.search(m.group(1)):
+                seen[m.group(0)] = seen.get(m.group(0), 0) + 1
+    ids = {g: f"cs-g{k}" for k, g in enumerate(
+        (g for g, times in seen.items() if times > 1), first)}
     if not ids:
         return "", list(documents)
 
@@ -327,8 +335,23 @@ def shared_groups(documents: Sequence[str]) -> tuple[str, list[str]]:
         name = ids.get(m.group(0))
         return m.group(0) if name is None else f'<use href="#{name}"/>'
 
-    defs = "".join(f'<g id="{name}" {g[3:]}' for g, name in ids.items())
+    defs = "".join(f'<g id="{name}"{g[2:]}' for g, name in ids.items())
     return f"<defs>{defs}</defs>", [_GROUP.sub(use, doc) for doc in documents]
+
+
+def _renumbered(documents: Sequence[str]) -> tuple[list[str], int]:
+    """``documents`` with the ids :func:`shared_groups` gave each (when they were stacked
+    before) made distinct across them, and the first id left free."""
+    out, free = [], 0
+    for doc in documents:
+        found = sorted({int(k) for _, k in _SHARED_ID.findall(doc)})
+        if found:
+            new = {k: free + i for i, k in enumerate(found)}
+            doc = _SHARED_ID.sub(lambda m, new=new: f'{m.group(1)}cs-g{new[int(m.group(2))]}"',
+                                 doc)
+            free += len(found)
+        out.append(doc)
+    return out, free
 
 
 def stack(documents: Sequence[str], gap: float = 16.0, title: str = "") -> str:

@@ -566,6 +566,11 @@ def test_escalate_after_that_changes_nothing_is_warned_of():
                            for r in results)
     with pytest.warns(UserWarning, match="a count, or a search for more than two"):
         assert csolve.count("sudoku", "1...............", escalate_after=3).count == 72
+    found = []
+    with pytest.warns(UserWarning, match="hands over each solution as it is found"):
+        list(csolve.Solver("sudoku", escalate_after=3).iter_solve(
+            "1...............", on_solution=lambda p, s: found.append(s)))
+    assert len(found) == 1 and csolve.validate("sudoku", found[0], "1...............") == []
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         (r,) = csolve.solve("sudoku", "1...............", escalate_after=3)

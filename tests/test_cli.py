@@ -82,6 +82,9 @@ _DEPTH_FIRST = "a count, or a search for more than two solutions, stays depth-fi
     ("sudoku", "4x4.txt", ["--count"], _DEPTH_FIRST),
     ("sudoku", "4x4.txt", ["--limit", "3"], _DEPTH_FIRST),
     ("sudoku", "4x4.txt", ["--engine", "dfs"], "engine dfs searches every puzzle from the start"),
+    ("sudoku", "4x4.txt", ["--all", "--limit", "2"],
+     "a search that hands over each solution as it is found stays depth-first"),
+    ("sudoku", "4x4.txt", ["--explain"], "--explain follows the steps of the generic search"),
     ("kakuro", "small.txt", [], "the learning engine cannot search kakuro puzzles"),
 ])
 def test_escalate_after_that_changes_nothing_gets_a_note(capsys, kind, file, extra, why):
@@ -780,7 +783,7 @@ def test_explain_lines_of_several_puzzles_say_whose_steps_they_are(tmp_path):
                                    "--solve"),
                                   ("explain", "sudoku", str(PUZZLES / "sudoku" / "16x16.txt"),
                                    "--output", "html"),
-                                  ("generate", "sudoku", "--count", "50", "--seed", "1",
+                                  ("generate", "sudoku", "--count", "300", "--seed", "1",
                                    "--output", "svg")])
 def test_a_picture_cut_short_by_its_reader_ends_with_141(args):
     """A picture or page is one big text: unbuffered, the pipe took its first part and the

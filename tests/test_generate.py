@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
+import textwrap
 
 import numpy as np
 import pytest
@@ -674,3 +676,27 @@ def test_puzzles_under_a_time_limit_share_one_clock():
 
     with pytest.raises(GenerationTimeoutError, match="not made within 0.05 s"):
         with_time_limit(0.05, endless, "")(7, new_ctrl())
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+def test_a_forked_child_times_its_puzzles_too():
+    """A child forked while the clock ran has no copy of its thread: the clock starts
+    afresh there, so a time limit still ends a puzzle (it had waited on a thread that
+    was never there)."""
+    script = textwrap.dedent("""
+        import os, csolve
+        from csolve.generate import GenerationTimeoutError
+        csolve.generate("sudoku", size=4, count=1, seed=1, timeout=60)  # the clock runs
+        pid = os.fork()
+        if pid == 0:
+            try:
+                csolve.generate("sudoku", size=25, count=1, seed=1, timeout=0.2)
+                print("made", flush=True)
+            except GenerationTimeoutError:
+                print("timed out", flush=True)
+            os._exit(0)
+        os.waitpid(pid, 0)
+    """)
+    r = subprocess.run([sys.executable, "-W", "ignore", "-c", script], capture_output=True,
+                       text=True, timeout=600)
+    assert r.stdout == "timed out\n", r.stderr

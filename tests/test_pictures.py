@@ -221,6 +221,50 @@ def test_groups_the_pictures_share_are_drawn_once():
     assert texts(root, CANDIDATE) == ["0", "0", "1", "1", "2", "2"]
 
 
+def _drawn_pictures(root: ET.Element) -> list[list[dict]]:
+    """Each innermost picture under ``root`` as what it draws: every element's tag and
+    attributes, groups and uses written out (``<defs>`` anywhere in ``root``)."""
+    leaves = [el for el in root.iter(NS + "svg") if el.find(".//" + NS + "svg") is None]
+    return [[{"tag": el.tag, **el.attrib} for tag in ("line", "text", "rect")
+             for el in svg_drawn(leaf, tag, root)] for leaf in leaves]
+
+
+def test_pictures_stacked_again_keep_their_own_groups():
+    """Stacks of stacks (from Python: ``stack``, ``html_page``): each stack's definitions
+    keep ids of their own, so every picture still draws its own grid."""
+    sudoku = get_puzzle_type("sudoku")
+    pictures = [sudoku.to_svg(p, None) for p in sudoku.parse(
+        (PUZZLES / "sudoku" / "4x4.txt").read_text(), "4x4.txt")]
+    sizes = [sudoku.to_svg(p, None) for p in sudoku.parse(
+        "1" + "." * 35 + "\n" + "." * 80 + "1\n", "x")]  # a 6x6 and a 9x9: other grids
+    alone = _drawn_pictures(parse_svg(stack(pictures + sizes)))
+    twice = stack([stack(pictures[:2] + sizes[:1]), stack(pictures[1:] + sizes[1:])])
+    root = parse_svg(twice)
+    ids = [el.get("id") for el in root.iter() if el.get("id")]
+    assert len(ids) == len(set(ids)) > 0
+    drawn = _drawn_pictures(root)
+    assert drawn == alone[:2] + alone[-2:-1] + alone[1:3] + alone[-1:]
+
+
+def test_markup_a_plugin_writes_itself_is_left_whole():
+    """Groups shared are only those written as ``<g attr="..">..</g>``, without an id:
+    a plugin's own group with an id, a self-closing or nested group, or an attribute
+    holding '>' keeps the document well formed when stacked."""
+    own = ['<g id="mine" fill="#123456"><rect x="0" y="0" width="9" height="9"/></g>',
+           '<g\tclass="a"\tid="y"><rect x="1" y="0" width="9" height="9"/></g>',
+           '<g aria-label="a>b" id="z"><rect x="2" y="0" width="9" height="9"/></g>',
+           '<g fill="#222222"/>',
+           '<g\nfill="#333333"><g fill="#444444"><rect x="3" y="0" width="9" height="9"/>'
+           '</g><rect x="4" y="0" width="9" height="9"/></g>']
+    c = Canvas(50, 50)
+    c.parts.extend(own)
+    doc = c.document()
+    root = parse_svg(stack([doc, doc]))
+    ids = [el.get("id") for el in root.iter() if el.get("id")]
+    assert len(svg_drawn(root, "rect")) == 2 * len(svg_drawn(parse_svg(doc), "rect")) >= 10
+    assert sorted(ids) == ["mine", "mine", "y", "y", "z", "z"]  # as each picture had them
+
+
 def test_a_page_of_steps_draws_the_grid_once_and_every_step_whole(capsys, tmp_path):
     """Killer's step-by-step page repeated each step's cage and grid lines: they are defined
     once at the top of the page, and each picture draws what the SVG output draws."""

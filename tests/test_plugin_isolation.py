@@ -250,7 +250,7 @@ def test_a_rule_left_out_with_its_plugin_says_why(tmp_path):
     r = subprocess.run([sys.executable, "-m", "csolve", "solve", "killer", str(f)],
                        capture_output=True, text=True, env=env)
     assert r.returncode == 2 and not r.stdout
-    assert "puzzle type 'killer' builds its model with an unknown rule 'kakuro-sum'" in r.stderr
+    assert "the puzzle type builds its model with an unknown rule 'kakuro-sum'" in r.stderr
     assert "CSOLVE_LOAD_PLUGINS=killer loads only those plugins" in r.stderr
     env["CSOLVE_LOAD_PLUGINS"] = "killer,kakuro"
     r = subprocess.run([sys.executable, "-m", "csolve", "solve", "killer", str(f), "--count"],

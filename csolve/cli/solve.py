@@ -112,6 +112,10 @@ def solve(
     if explain:
         from csolve.cli.tactics import explain_puzzles
 
+        if escalate_after:
+            warn("--escalate-after changes nothing: --explain follows the steps of the "
+                 "generic search")
+
         code = explain_puzzles(puzzle, file, tactics, output, fmt, timeout=timeout or None,
                                box=box)
         if code:
@@ -136,7 +140,7 @@ def solve(
     ptype, puzzles = solver.puzzle_type, solver.read(file)
     from csolve.solver import escalation_unused
 
-    unused = escalation_unused(ptype, puzzles, solver.options)
+    unused = escalation_unused(ptype, puzzles, solver.options, streaming=all_)
     if unused:
         warn(f"--escalate-after changes nothing: {unused}")
     reporter = Reporter(ptype, output or default_output(), counting=count, show_stats=stats,
