@@ -14,7 +14,7 @@ No numpy here: the core draws from plain ints.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from html import escape as html_escape
 from itertools import groupby
@@ -301,16 +301,37 @@ def _root(document: str) -> tuple[float, float, str, str]:
     return float(size["width"]), float(size["height"]), attrs, inner[:-len("</svg>")]
 
 
-#: a group of elements with nothing but quoted attributes on it, and no group inside it (the
-#: pictures nest ``<svg>``s, never groups): ``<g`` in markup always starts a tag, since
-#: XML text and attribute values hold ``<`` escaped
-_GROUP = re.compile(r"""<g((?:\s+[\w:.-]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*>"""
-                    r"(?:(?!<g[\s/>]|</g[\s>]).)*</g\s*>", re.S)
+#: the start of a group with nothing but quoted attributes on it
+_GROUP_HEAD = re.compile(r"""<g((?:\s+[\w:.-]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*>""")
+_GROUP_TAG = re.compile(r"<g[\s/>]")
+_GROUP_END = re.compile(r"</g\s*>")
 _ID = re.compile(r"""\sid\s*=""")
 #: the shortest group worth drawing once and using again (a use is ~20 characters)
 _SHARED_MIN = 64
 #: an id :func:`shared_groups` gave, where it is defined or used
 _SHARED_ID = re.compile(r'(id="|href="#)cs-g(\d+)"')
+
+
+def _plain_groups(doc: str) -> Iterator[tuple[int, int]]:
+    """(start, end) of each group in ``doc`` that may be shared: quoted attributes and no
+    id on it, no group inside it (the pictures nest ``<svg>``s, never groups). ``<g`` in
+    markup always starts a tag: XML text and attribute values hold ``<`` escaped."""
+    at = doc.find("<g")
+    while at >= 0:
+        head = _GROUP_HEAD.match(doc, at)
+        if head is None:
+            at = doc.find("<g", at + 2)
+            continue
+        close = _GROUP_END.search(doc, head.end())
+        if close is None:
+            return
+        inner = _GROUP_TAG.search(doc, head.end(), close.start())
+        if inner is not None:  # a group holding groups: look inside it
+            at = inner.start()
+            continue
+        if close.end() - at >= _SHARED_MIN and not _ID.search(head.group(1)):
+            yield at, close.end()
+        at = doc.find("<g", close.end())
 
 
 def shared_groups(documents: Sequence[str]) -> tuple[str, list[str]]:
@@ -321,22 +342,26 @@ def shared_groups(documents: Sequence[str]) -> tuple[str, list[str]]:
     of its own stays as it is; documents stacked before keep their own definitions, their
     ids made distinct."""
     documents, first = _renumbered(documents)
+    spans = [list(_plain_groups(doc)) for doc in documents]
     seen: dict[str, int] = {}
-    for doc in documents:
-        for m in _GROUP.finditer(doc):
-            if len(m.group(0)) >= _SHARED_MIN and not _ID.search(m.group(1)):
-                seen[m.group(0)] = seen.get(m.group(0), 0) + 1
+    for doc, found in zip(documents, spans, strict=True):
+        for a, b in found:
+            seen[doc[a:b]] = seen.get(doc[a:b], 0) + 1
     ids = {g: f"cs-g{k}" for k, g in enumerate(
         (g for g, times in seen.items() if times > 1), first)}
     if not ids:
         return "", list(documents)
-
-    def use(m: re.Match) -> str:
-        name = ids.get(m.group(0))
-        return m.group(0) if name is None else f'<use href="#{name}"/>'
-
+    out = []
+    for doc, found in zip(documents, spans, strict=True):
+        parts, last = [], 0
+        for a, b in found:
+            name = ids.get(doc[a:b])
+            if name is not None:
+                parts += [doc[last:a], f'<use href="#{name}"/>']
+                last = b
+        out.append("".join(parts) + doc[last:])
     defs = "".join(f'<g id="{name}"{g[2:]}' for g, name in ids.items())
-    return f"<defs>{defs}</defs>", [_GROUP.sub(use, doc) for doc in documents]
+    return f"<defs>{defs}</defs>", out
 
 
 def _renumbered(documents: Sequence[str]) -> tuple[list[str], int]:
