@@ -48,15 +48,36 @@ _OPTION = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|--(tries|clues|symmetry|box|timeou
                      r"(?: (N)\b)?")
 
 
+#: Python's own words for a keyword a function does not take
+_UNEXPECTED = re.compile(r"got an unexpected keyword argument '(\w+)'")
+
+
 def _in_python_words(fn: Callable) -> Callable:
     """Errors the caller sees name the API's keywords (``tries=N``), not the command's
-    options (``--tries N``): the messages are the command's too."""
+    options (``--tries N``): the messages are the command's too. A keyword the function
+    does not take but that is close to one it does (``timout=5``) is a
+    :class:`~csolve.errors.KeywordError` naming it, as :class:`Solver` says it."""
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
         except CsolveError as e:
             _reword(e)
+            raise
+        except TypeError as e:
+            m = _UNEXPECTED.search(str(e))
+            if m is None or e.__traceback__ is None or e.__traceback__.tb_next is not None:
+                raise  # (raised inside the function, not by the call's keywords)
+            import difflib
+            import inspect
+
+            from csolve.errors import KeywordError
+
+            own = [name for name, p in inspect.signature(fn).parameters.items()
+                   if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and name != "self"]
+            near = difflib.get_close_matches(m.group(1), own, n=1)
+            if near:
+                raise KeywordError(m.group(1), near[0]) from None
             raise
     return wrapper
 
@@ -105,6 +126,9 @@ def puzzle_type(kind: str | PuzzleType) -> PuzzleType:
     """A puzzle type by name (an unknown name is a one-line error naming those installed)."""
     from csolve.puzzle import PuzzleType, get_puzzle_type
 
+    if not isinstance(kind, str | PuzzleType):
+        raise TypeError(f"a puzzle type is a name (see csolve.puzzle_types()) or a "
+                        f"PuzzleType, not {type(kind).__name__}")
     return kind if isinstance(kind, PuzzleType) else get_puzzle_type(kind)
 
 
@@ -407,6 +431,7 @@ class Solver:
         """Every puzzle's :class:`~csolve.outcome.Result`, in input order."""
         return list(self.iter_solve(puzzles))
 
+    @_in_python_words
     def iter_solve(self, puzzles: Any, *,
                    on_solution: Callable[[Puzzle, Any], None] | None = None,
                    progress: Callable[[int], None] | None = None,
@@ -712,6 +737,9 @@ def generate(kind: str | PuzzleType, count: int = 1, *, size: int = 9, seed: int
         if be.workers_in and type(be).map_ordered is Backend.map_ordered:
             _note(f"backend {backend!r} makes puzzles on threads of this process, as the "
                   f"default does: no {be.workers_in} are started")
+        elif workers > 1 and not be.parallel:
+            _note(f"backend {backend!r} makes one puzzle at a time; workers={workers} "
+                  "changes nothing")
     elif backend_options:
         own = ("count", "size", "seed", "symmetry", "clues", "difficulty", "tries", "workers",
                "rules", "box", "timeout")

@@ -228,6 +228,21 @@ def test_a_puzzle_of_another_type_is_an_input_error(call):
      "unexpected keyword argument 'timout'; did you mean 'timeout'"),
     (lambda: csolve.Solver("sudoku", backend="locked-pool", wokers=2), csolve.OptionError,
      "did you mean 'workers'"),
+    # functions that take no backend options: the same slip said the same way (it was
+    # Python's "got an unexpected keyword argument", a TypeError that is not csolve's)
+    (lambda: csolve.explain("sudoku", HARD, timout=1), csolve.OptionError,
+     "unexpected keyword argument 'timout'; did you mean 'timeout'"),
+    (lambda: csolve.rate("sudoku", HARD, tactcs="singles"), csolve.OptionError,
+     "did you mean 'tactics'"),
+    (lambda: csolve.read("sudoku", HARD, fromat="line"), csolve.OptionError,
+     "did you mean 'format'"),
+    (lambda: csolve.validate("sudoku", HARD, agaist=HARD), csolve.OptionError,
+     "did you mean 'against'"),
+    (lambda: csolve.Solver("sudoku").iter_solve(HARD, on_solutoin=print), csolve.OptionError,
+     "did you mean 'on_solution'"),
+    (lambda: csolve.explain("sudoku", HARD, zzz=1), TypeError,
+     r"^explain\(\) got an unexpected keyword argument 'zzz'$"),  # nothing near: Python's
+    (lambda: csolve.solve(5, HARD), TypeError, "a puzzle type is a name .* not int"),
     (lambda: csolve.Solver("sudoku", backend="serial", slice=2), csolve.UnknownNameError,
      "backend 'serial' has no option 'slice'"),  # another backend's option: no guess
     (lambda: csolve.generate("sudoku", sed=3), TypeError, "did you mean 'seed'"),
@@ -586,6 +601,10 @@ def test_a_backend_named_that_would_not_start_its_workers_is_warned_of(capsys):
         csolve.Solver("sudoku", backend="process-pool", workers=1)
     with pytest.warns(UserWarning, match="backend 'process-pool' makes puzzles on threads"):
         made = csolve.generate("sudoku", 1, size=4, seed=1, backend="process-pool")
+    assert csolve.count("sudoku", made[0]).count == 1
+    with pytest.warns(UserWarning, match="backend 'serial' makes one puzzle at a time; "
+                                         "workers=2 changes nothing"):
+        made = csolve.generate("sudoku", 1, size=4, seed=1, backend="serial", workers=2)
     assert csolve.count("sudoku", made[0]).count == 1
     code, _, err = run_cli("solve", "sudoku", "2.....3.........", "--backend", "process-pool",
                            "--workers", "1", "--count")
