@@ -169,6 +169,9 @@ def _cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
     # a puzzle's own rule broken in a row of a grid written one row per line: that line
     ("kakuro", "; clues\n- 3\\ 3\\\n\\3 . .\n\\2 . .\n", "<stdin>:4: clue 2 at r3c1"),
     ("kakuro", "- 3\\ 4\\\n\\3 1 1\n\\4 . .\n", "<stdin>:2: conflicting givens"),
+    # a repeat in a column's run: the later cell's line, the digit and both cells
+    ("kakuro", "- 3\\ 4\\\n\\3 . 1\n\\4 . 1\n", "<stdin>:3: conflicting givens: value 1 "
+     "twice in run r2c3-r3c3 (r2c3 and r3c3)"),
     ("str8ts", "# . . .\n. . . .\n1 . 1 .\n. . . .\n", "<stdin>:3: conflicting givens: value 1 "
      "twice in row 3 (r3c1 and r3c3)"),
     ("str8ts", "# 2 . .\n. . . .\n. 2 . .\n. . . .\n", "<stdin>:3: conflicting givens: value 2 "

@@ -256,6 +256,14 @@ def test_a_conflicting_given_in_a_block_is_reported_at_its_row(tmp_path, capsys)
     assert (code, out) == (2, "")
     assert err == (f"csolve: error: {path}:10: conflicting givens: value 1 twice in column 1 "
                    "(r1c1 and r4c1)\n")
+    # a cage's rule, not a row's (cage J holds r4c3, r5c3 and r5c4): the later cell's row
+    cages = "".join((PUZZLES / "killer" / "blocks.txt").read_text().splitlines(True)[3:11])
+    path = write(tmp_path, cages + "......\n......\n......\n..5...\n...5..\n......\n",
+                 "j.txt")
+    code, out, err = run(capsys, "solve", "killer", path)
+    assert (code, out) == (2, "")
+    assert err == (f"csolve: error: {path}:13: conflicting givens: value 5 twice in cage J "
+                   "at r4c3 (r4c3 and r5c4)\n")
 
 
 def test_impossible_cage_sum_is_refused(killer):

@@ -76,16 +76,22 @@ class Kakuro(PuzzleType):
                     puzzle.source, line, None,
                     f"clue {run.total} at r{run.clue[0] + 1}c{run.clue[1] + 1} cannot be made "
                     f"from {counted(n, 'distinct digit')}")
-            given = [d for d in _digits(g, g.values, run.cells) if d]
-            if len(set(given)) != len(given):
-                raise PuzzleInputError(puzzle.source, line, None,
-                                       f"conflicting givens: a digit repeats in the run of "
-                                       f"r{run.clue[0] + 1}c{run.clue[1] + 1}")
+            placed = [(int(g.values[r, c]), (r, c)) for r, c in run.cells if g.values[r, c]]
+            first: dict[int, tuple[int, int]] = {}
+            for d, (r, c) in placed:  # a repeat is said at the later cell's row
+                if d in first:
+                    a = first[d]
+                    raise PuzzleInputError(
+                        puzzle.source, row_line(puzzle, r), None,
+                        f"conflicting givens: value {d} twice in {_run_name(run)} "
+                        f"(r{a[0] + 1}c{a[1] + 1} and r{r + 1}c{c + 1})")
+                first[d] = (r, c)
+            given = [d for d, _ in placed]
             held = sum(1 << (d - 1) for d in given)
             if given and not any(int(m) & held == held
                                  for m in masks[offsets[idx]:offsets[idx + 1]]):
-                raise PuzzleInputError(  # as Killer says it of a cage
-                    puzzle.source, line, None,
+                raise PuzzleInputError(  # as Killer says it of a cage, at its last given
+                    puzzle.source, row_line(puzzle, placed[-1][1][0]), None,
                     f"conflicting givens: {_run_name(run)} (sum {run.total} in {n}) cannot "
                     f"hold {', '.join(map(str, sorted(given)))}")
 

@@ -137,11 +137,22 @@ class Killer(PuzzleType):
             if not sets:
                 bad(f"{g.cage_name(k)}: its sum {g.sums[k]} cannot be made from "
                     f"{counted(len(cells), 'distinct digit')} 1..{g.n}")
-            given = [int(g.givens[c]) for c in cells if g.givens[c]]
-            if len(set(given)) != len(given):
-                bad(f"conflicting givens: a digit repeats in {g.cage_name(k)}")
+            placed = [c for c in cells if g.givens[c]]
+            first: dict[int, int] = {}
+            for c in placed:  # a repeat is said at the later cell's row
+                v = int(g.givens[c])
+                if v in first:
+                    a = first[v]
+                    raise PuzzleInputError(
+                        puzzle.source, row_line(puzzle, c // g.n), None,
+                        f"conflicting givens: value {v} twice in {g.cage_name(k)} "
+                        f"(r{a // g.n + 1}c{a % g.n + 1} and r{c // g.n + 1}c{c % g.n + 1})")
+                first[v] = c
+            given = [int(g.givens[c]) for c in placed]
             if not any(s.issuperset(given) for s in sets):
-                bad(f"conflicting givens: {g.cage_name(k)} (sum {g.sums[k]}) cannot hold "
+                raise PuzzleInputError(  # at the row of its last given
+                    puzzle.source, row_line(puzzle, placed[-1] // g.n), None,
+                    f"conflicting givens: {g.cage_name(k)} (sum {g.sums[k]}) cannot hold "
                     f"{', '.join(map(str, sorted(given)))}")
 
     def model(self, puzzle: Puzzle, rules: tuple[str, ...] | None = None) -> Model:
