@@ -11,6 +11,7 @@ import json
 import numpy as np
 import pytest
 
+import csolve
 from csolve.errors import PuzzleInputError
 from csolve.inputs import MAX_JSON_DEPTH, is_number, is_signed_number, json_depth, load_json
 
@@ -332,3 +333,15 @@ def test_messages_say_what_is_wrong_where_the_reader_can_tell(capsys, tmp_path, 
                                                               message):
     err = one_line_error(*run(capsys, "solve", kind, write(tmp_path, text + "\n"))[::2])
     assert message in err
+
+
+def test_a_one_line_puzzle_read_as_a_grid_says_its_format(capsys, tmp_path):
+    """``--format grid`` on a whole one-line puzzle: it was told the line might be cut
+    short, and given the lengths a one-line puzzle has, 16 left out."""
+    path = write(tmp_path, "1234341221434321\n")
+    err = one_line_error(*run(capsys, "solve", "sudoku", path, "--format", "grid")[::2])
+    assert err.rstrip().endswith(":1: a line of 16 symbols is a one-line 4x4 puzzle, not a "
+                                 "grid's row: its format is 'line'")
+    code, out, _ = run(capsys, "solve", "sudoku", path, "--format", "line", "--output", "line")
+    assert code == 0 and out.strip() == "1234341221434321"
+    assert csolve.validate("sudoku", out.strip()) == []

@@ -340,13 +340,18 @@ def _say_cut_short(source: str, chunk: list[tuple[int, str]], n: int) -> None:
     """A first row alone, or followed by longer rows (a file of one-line puzzles): a
     one-line puzzle cut short, more likely than the first row of an n x n grid. Raised
     at that row, with the lengths a one-line puzzle has."""
+    line_no, line = chunk[0]
+    if len(chunk) == 1 and any(k * k == n for k in SIZES):  # the line format, read as a grid
+        raise PuzzleInputError(source, line_no, None,
+                               f"a line of {counted(n, 'symbol')} is a one-line "
+                               f"{isqrt(n)}x{isqrt(n)} puzzle, not a grid's row: its "
+                               "format is 'line'")
     longer = any(_symbol_count(line) > n for _, line in chunk[1:])
     squares = [k * k for k in SIZES if k * k > n]
     if not squares or (len(chunk) > 1 and not longer):
         return
     shown = sorted({squares[0], 81} if n < 81 else {squares[0]})
     sizes = ", ".join(f"{s} for {isqrt(s)}x{isqrt(s)}" for s in shown)
-    line_no, line = chunk[0]
     raise PuzzleInputError(source, line_no, len(line) + 1,
                            f"a line of {counted(n, 'symbol')}: a one-line puzzle has n² "
                            f"({sizes}), a grid n rows of n; is the line cut short?")
