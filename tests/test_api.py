@@ -314,6 +314,18 @@ def test_solve_with_a_limit_hands_back_every_solution_it_found():
         assert csolve.validate("sudoku", s, against=r.puzzle) == []
 
 
+@pytest.mark.parametrize("kind", ["sudoku", "killer"])
+def test_values_out_of_range_are_one_problem(kind):
+    """A grid of 10s in a 9x9 gave 247 problems, one per repeat in every row, column and
+    box; the values out of range are what is wrong, said once with the first of them."""
+    path = PUZZLES / kind / ("9x9-hard.txt" if kind == "sudoku" else "small.txt")
+    r = next(r for r in csolve.solve(kind, str(path)) if r.solution.size == 81)
+    assert csolve.validate(kind, r.solution, against=r.puzzle) == []
+    tens = r.solution * 0 + 10
+    assert csolve.validate(kind, tens, against=r.puzzle) == [
+        "cells must hold values 1..9 (r1c1 holds 10, and 80 more)"]
+
+
 @pytest.mark.parametrize("kind, path", [("sudoku", "sudoku/9x9-hard.txt"),
                                         ("kakuro", "kakuro/small.txt"),
                                         ("str8ts", "str8ts/small.txt"),

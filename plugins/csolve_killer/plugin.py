@@ -21,6 +21,7 @@ from csolve_sudoku.grid import (
     complete_many,
     default_box,
     has_repeats,
+    out_of_range,
     unit_breaks,
     unit_problems,
 )
@@ -173,9 +174,10 @@ class Killer(PuzzleType):
         solution = as_cells(solution, n)
         if np.shape(solution) != (n * n,):
             return [f"expected {n * n} cells, got {shape_words(solution)}"]
+        outside = out_of_range(solution, n)
+        if outside is not None:
+            return [outside]
         problems = []
-        if (solution < 1).any() or (solution > n).any():
-            problems.append(f"cells must hold values 1..{n}")
         for c in np.flatnonzero((g.givens > 0) & (solution != g.givens))[:3]:
             problems.append(f"given r{c // n + 1}c{c % n + 1}={g.givens[c]} was changed "
                             f"to {solution[c]}")

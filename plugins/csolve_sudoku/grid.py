@@ -207,6 +207,18 @@ def unit_breaks(grid: np.ndarray, n: int, complete: bool, box: Box | None = None
                        int(cells[0]))
 
 
+def out_of_range(solution: np.ndarray, n: int) -> str | None:
+    """A solution's values outside 1..n, said once with the first of them (a grid of such
+    values breaks every row, column and box: listing those says nothing more); None when
+    there are none."""
+    outside = np.flatnonzero((solution < 1) | (solution > n))
+    if not len(outside):
+        return None
+    c = outside[0]
+    more = f", and {len(outside) - 1} more" if len(outside) > 1 else ""
+    return f"cells must hold values 1..{n} (r{c // n + 1}c{c % n + 1} holds {solution[c]}{more})"
+
+
 def unit_problems(grid: np.ndarray, n: int, complete: bool, box: Box | None = None,
                   name_of: Callable[[int], str] = str) -> list[str]:
     """Rule breaks in ``grid`` (0 = blank): repeated values, and missing ones when complete;

@@ -27,6 +27,7 @@ from .grid import (
     complete_many,
     default_box,
     has_repeats,
+    out_of_range,
     parse_box,
     repeats_many,
     unit_breaks,
@@ -290,9 +291,10 @@ class Sudoku(PuzzleType):
         kept = (solution[givens] == puzzle.data[givens]).all()
         if complete_many(solution[None], n, box)[0] and kept:
             return []  # the common case, checked with whole-array operations
+        outside = out_of_range(solution, n)
+        if outside is not None:
+            return [outside]
         problems = []
-        if (solution < 1).any() or (solution > n).any():
-            problems.append(f"cells must hold values 1..{n}")
         lost = np.flatnonzero(givens & (solution != puzzle.data))
         name = self._value_namer(puzzle)
         for c in lost[:3]:
