@@ -901,3 +901,20 @@ def test_list_types_names_every_type_its_formats_and_what_else_it_does(capsys, m
         assert formats == ", ".join(ptype.formats) and what == ptype.description
     assert rows["sudoku"][:3] == ["sudoku", "line, numbers, grid, sdk",
                                   "generate, pictures, grid output"]
+
+
+def test_process_pool_shows_its_one_row_of_shared_work(capsys):
+    """process-pool reports its workers as one "pool" row: a single row was taken for a
+    search alone and left out, so its JSON had no workers and --stats no table."""
+    code, out, err = run(capsys, "solve", "sudoku", "." * 16, "--count", "--backend",
+                         "process-pool", "--workers", "2", "-O", "probe=0", "--output", "json",
+                         "--stats")
+    assert code == 0, err
+    obj = json.loads(out)
+    assert obj["count"] == 288 and obj["exact"]
+    (row,) = obj["workers"]
+    assert row["worker"] == "pool" and row["calls"] >= 1 and row["nodes"] == obj["stats"]["nodes"]
+    assert "per worker" in err
+    code, out, _ = run(capsys, "solve", "sudoku", "2.....3.........", "--count", "--output",
+                       "json")
+    assert code == 0 and "workers" not in json.loads(out)  # a search alone: no rows

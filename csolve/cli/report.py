@@ -252,7 +252,7 @@ class Reporter:
         if r.took_over_from:
             obj["took_over_from"] = r.took_over_from
         obj["stats"] = r.stats.as_dict()
-        if len(r.stats.workers) > 1:
+        if _shared(r.stats.workers):
             obj["workers"] = list(r.stats.workers)
         return obj
 
@@ -294,7 +294,7 @@ class Reporter:
         from rich.table import Table
 
         workers = r.stats.workers
-        if len(workers) > 1:
+        if _shared(workers):
             keys = [k for k in workers[0] if k != "worker"]
             table = Table(title=f"{r.puzzle.where} per worker")
             table.add_column("worker")
@@ -369,6 +369,13 @@ def _micro_for(*encodings: str | None) -> str:
     except (UnicodeEncodeError, LookupError):
         return "u"
     return "µ"
+
+
+def _shared(workers: Sequence[dict]) -> bool:
+    """Whether a search's worker rows show work shared: several workers, or one row for a
+    pool that took the work in calls (``process-pool``). A search alone has one row of
+    its own, not shown."""
+    return len(workers) > 1 or any(w.get("calls") for w in workers)
 
 
 def _fmt(v: object) -> str:
