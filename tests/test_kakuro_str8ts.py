@@ -200,60 +200,20 @@ def test_validate_names_the_line_solve_names_for_conflicting_givens(tmp_path):
                              "in row 6 (r6c2 and r6c4)\n"
 
 
-def test_cli_solve_count_and_validate(tmp_path):
-    r = _cli("solve", "kakuro", str(PUZZLES / "kakuro" / "small.txt"), "--count")
-    assert r.returncode == 0 and r.stdout.split() == ["1", "1"]
-    r = _cli("solve", "str8ts", str(PUZZLES / "str8ts" / "small.txt"), "--output", "json")
-    assert r.returncode == 0
-    for line in r.stdout.splitlines():
-        assert json.loads(line)["status"] == "solved"
-    r = _cli("solve", "str8ts", str(PUZZLES / "str8ts" / "small.txt"), "--output", "line")
-    solved = tmp_path / "solved.txt"
-    solved.write_text(r.stdout)
-    ok = _cli("validate", "str8ts", str(solved), "--against",
-              str(PUZZLES / "str8ts" / "small.txt"))
-    assert ok.returncode == 0, ok.stdout
-    wrong = tmp_path / "wrong.txt"
-    first = r.stdout.splitlines()[0]
-    i = next(k for k, ch in enumerate(first) if ch.isdigit())
-    swapped = first[:i] + ("1" if first[i] != "1" else "2") + first[i + 1:]
-    wrong.write_text(swapped + "\n")
-    bad = _cli("validate", "str8ts", str(wrong))
-    assert bad.returncode == 1 and "invalid" in bad.stdout
-    k = _cli("solve", "kakuro", str(PUZZLES / "kakuro" / "small.txt"), "--output", "line")
-    ksolved = tmp_path / "k.txt"
-    ksolved.write_text(k.stdout)
-    assert _cli("validate", "kakuro", str(ksolved)).returncode == 0
-
-
-@pytest.mark.parametrize("args, problem", [
-    (("#124241313424231",), "compartment of row 1 from r1c2 holds 1, 2, 4, not a straight"),
-    (("#234241331424321", "--against", "1..............."), "white cell r1c1 holds no digit"),
-])
-def test_str8ts_validation_says_problems_in_words(args, problem):
-    code, out, _ = run_cli("validate", "str8ts", *args)
-    assert code == 1 and out == f"<text>:1: invalid (complete): {problem}\n"
-
-
-def test_a_kakuro_given_its_run_cannot_hold_is_a_conflicting_given(tmp_path):
-    """As Killer says of a cage: a 5 in a two-cell run of sum 4 is bad input (exit 2), not a
-    puzzle with no solution (exit 1)."""
-    path = tmp_path / "k.txt"
-    path.write_text("#  4\\  3\\\n\\4  .  5\n\\3  .  .\n")
-    code, out, err = run_cli("solve", "kakuro", str(path))
-    assert code == 2 and not out
-    assert err == (f"csolve: error: {path}:2: conflicting givens: run r2c2-r2c3 (sum 4 in 2) "
-                   "cannot hold 5\n")
-
-
-def test_kakuro_errors_point_at_the_token_in_the_file(tmp_path):
-    """The column counts from the start of the file's line, in the one-line form (rows
-    split by '/': it counted from the start of the row) and in indented blocks."""
-    one = tmp_path / "one.txt"
-    one.write_text("- 5, 14, - - / ,3 x 1 13, - / ,10 3 5 2 13, / - ,23 8 6 9 / - - ,9 5 4\n")
-    code, _, err = run_cli("solve", "kakuro", str(one))
-    assert code == 2 and err.startswith(f"csolve: error: {one}:1:19: bad cell 'x'")
-    block = tmp_path / "block.txt"
-    block.write_text("  #  4\\  3\\\n  \\4  .  x\n  \\3  .  .\n")
-    code, _, err = run_cli("solve", "kakuro", str(block))
-    assert code == 2 and err.startswith(f"csolve: error: {block}:2:10: bad cell 'x'")
+@pytest.mark.parametrize("kind", ["sudoku", "str8ts"])
+def test_validate_names_the_rows_line_in_a_complete_grid_too(tmp_path, kind):
+    """A complete grid written one row a line, a value twice in a row: the row's line, as
+    for a partial grid (it was the grid's first line)."""
+    puzzle = PUZZLES / ("sudoku/9x9-hard.txt" if kind == "sudoku" else "str8ts/small.txt")
+    solved = _cli("solve", kind, str(puzzle), "--output", "grid")
+    lines = solved.stdout.split("\n\n")[0].splitlines()  # the first grid, its header first
+    k = len(lines) - 2  # its second-last row: two of its white cells made equal
+    cells = lines[k].split()
+    a, b = [i for i, c in enumerate(cells) if c.isdigit()][:2]
+    cells[b] = cells[a]
+    lines[k] = " ".join(cells)
+    path = tmp_path / "complete.txt"
+    path.write_text("\n".join(lines) + "\n")
+    checked = _cli("validate", kind, str(path))
+    assert checked.returncode == 1
+    assert checked.stdout.startswith(f"{path}:{k + 1}: invalid (complete): value "), checked.stdout

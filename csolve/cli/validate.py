@@ -59,6 +59,8 @@ def validate(
             problems = listed(ptype, "validate", ptype.validate(reference,
                                                                 ptype.as_solution(g)))
             kind = "complete"
+            if problems:
+                where = _line_of(ptype, g, problems[0], where)
         else:
             try:
                 ptype.check(g)
@@ -78,3 +80,18 @@ def validate(
             out.print(f"{escape(g.where)}: [green]valid[/] ({kind})")
     if bad:
         raise typer.Exit(int(ExitCode.NO_SOLUTION))
+
+
+def _line_of(ptype, grid, problem: str, where: str) -> str:
+    """Where ``problem`` of a complete grid is: the line the partial-grid check names for the
+    same words (a value twice in a row, at that row's line), else ``where`` (the grid's)."""
+    from csolve.errors import CsolveError, PuzzleInputError
+
+    try:
+        ptype.check(grid)
+    except PuzzleInputError as e:
+        if e.line is not None and e.message.endswith(problem):
+            return e.where
+    except CsolveError:
+        pass
+    return where
