@@ -214,6 +214,16 @@ def test_missing_file_and_unknown_names(capsys, tmp_path):
     assert code == 2 and "unknown rule" in err
 
 
+def test_validate_reads_standard_input_once():
+    """``validate KIND - --against -``: the second read found nothing, "the input is
+    empty"; the two cannot share standard input, and the error says so."""
+    r = subprocess.run([sys.executable, "-m", "csolve", "validate", "sudoku", "-", "--against",
+                        "-"], input="1234341221434321\n", capture_output=True, text=True)
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == ("csolve: error: FILE and --against cannot both be standard input "
+                        "('-'): it is read once; pass a file for one of them\n")
+
+
 def test_validate_command(capsys, tmp_path):
     good = "4231314223141423"
     bad = "4231314223141432"

@@ -223,7 +223,7 @@ def test_usage_errors_are_one_line(capsys, args, words):
 @pytest.mark.parametrize("kind", ["sudoku", "killer", "kakuro", "str8ts"])
 @pytest.mark.parametrize("text, words", [
     ("", "no puzzle found (the input is empty)"),
-    ("\n{comment} a comment\n\n", "no puzzle found"),
+    ("\n{comment} a comment\n\n", "no puzzle found (only blank lines and comments)"),
 ])
 def test_a_file_without_a_puzzle_is_named(capsys, tmp_path, kind, text, words):
     from csolve.puzzle import get_puzzle_type

@@ -243,3 +243,21 @@ def test_the_program_runs_with_nothing_writable(tmp_path):
     assert len(r.stdout.split()) == len(
         [x for x in (PUZZLES / "sudoku" / "4x4.txt").read_text().splitlines()
          if x and not x.startswith("#")])
+
+
+def test_a_files_summary_writes_counts_with_separators_and_no_rate_when_none_answered(
+        sudoku, capsys):
+    """"100,000 puzzles: 100000 solved" wrote one count two ways; and a run interrupted
+    before any answer gave a rate of puzzles a second that no puzzle had."""
+    from csolve.cli.report import Reporter
+    from csolve.outcome import Status
+
+    reporter = Reporter(sudoku, "line", counting=False, show_stats=False, total=100_000)
+    reporter.statuses[Status.SOLVED] = 100_000
+    reporter.summary(2.0)
+    stopped = Reporter(sudoku, "line", counting=False, show_stats=False, total=2)
+    stopped.statuses[Status.INTERRUPTED] = 2
+    stopped.summary(0.0052)
+    many, none = capsys.readouterr().err.splitlines()
+    assert many == "100,000 puzzles: 100,000 solved in 2.00 s (50,000 puzzles/s)"
+    assert none == "2 puzzles: 0 solved, 2 interrupted in 5.2 ms"

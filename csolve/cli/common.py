@@ -22,8 +22,10 @@ class Output(StrEnum):
 
 
 # Arguments and options several commands share, declared once.
-PuzzleArg = Annotated[str, typer.Argument(help="Puzzle type, e.g. sudoku (see list-types).")]
+PuzzleArg = Annotated[str, typer.Argument(metavar="PUZZLE",
+                                           help="Puzzle type, e.g. sudoku (see list-types).")]
 FileArg = Annotated[str, typer.Argument(
+    metavar="FILE",
     help="Puzzle file; '-' reads stdin; or the puzzle itself, e.g. one 81-symbol line.")]
 FormatOpt = Annotated[str | None, typer.Option("--format", help=(
     "Input format (default: detected): sudoku line, numbers, grid or sdk; kakuro, killer and "

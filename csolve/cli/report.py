@@ -327,17 +327,19 @@ class Reporter:
         s = self.statuses
         if self.total < 2 and not (s[Status.TIMEOUT] and self.output is not Output.pretty):
             return
-        parts = [f"{s[Status.SOLVED]} solved"]
+        parts = [f"{s[Status.SOLVED]:,} solved"]
         for status, label in ((Status.MULTIPLE, "multiple"), (Status.NO_SOLUTION, "no solution"),
                               (Status.TIMEOUT, "timed out"), (Status.INTERRUPTED, "interrupted")):
             if s[status]:
-                parts.append(f"{s[status]} {label}")
+                parts.append(f"{s[status]:,} {label}")
         rate = self.total / seconds if seconds > 0 else float("inf")
         shown = f"{rate:,.0f}" if rate >= 10 else f"{rate:.2g}"
         # a plain line: rich would be imported for it alone
         before = [f"{_fmt_seconds(compiling)} compiling kernels"] if compiling else []
         before += [f"{_fmt_seconds(starting)} starting workers"] if starting >= 0.01 else []
-        about = [f"{shown} puzzles/s"] if self.total > 1 else []  # (one puzzle: no rate)
+        answered = self.total - s[Status.TIMEOUT] - s[Status.INTERRUPTED]
+        # (one puzzle, or none answered: no rate)
+        about = [f"{shown} puzzles/s"] if self.total > 1 and answered else []
         about += [f"after {' and '.join(before)}"] if before else []
         sys.stderr.write(f"{counted(self.total, 'puzzle')}: {', '.join(parts)} in "
                          f"{_fmt_seconds(seconds)}"

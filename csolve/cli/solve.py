@@ -160,10 +160,11 @@ def solve(
                                     on_solution=reporter.solution_printer() if all_ else None)
         for block in blocks:
             reporter.block(block)
+    solved_in = time.perf_counter() - t0  # (drawing the SVG picture after it is not solving)
     reporter.finish()
     compiling = diskcache.compile_seconds - compiled_before
     starting = seconds_starting_workers() - started_before  # processes, a cluster
-    reporter.summary(time.perf_counter() - t0 - compiling - starting, compiling, starting)
+    reporter.summary(solved_in - compiling - starting, compiling, starting)
     code = reporter.exit_code()
     if interrupted():  # said on stderr as every interrupted command is (csolve.cli.main)
         code = ExitCode.INTERRUPTED

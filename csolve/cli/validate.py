@@ -31,9 +31,12 @@ def validate(
     from rich.markup import escape
 
     from csolve.cli.common import load_puzzles
-    from csolve.errors import CsolveError, ExitCode, PuzzleInputError, counted
+    from csolve.errors import CsolveError, ExitCode, OptionError, PuzzleInputError, counted
     from csolve.solver import listed
 
+    if file == "-" and against == "-":
+        raise OptionError("FILE and --against cannot both be standard input ('-'): it is "
+                          "read once; pass a file for one of them")
     ptype, grids = load_puzzles(puzzle, file, fmt, box)
     givens = None
     if against is not None:

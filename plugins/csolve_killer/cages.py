@@ -394,7 +394,9 @@ def parse(text: str, source: str) -> list[tuple[int, KillerGrid, dict]]:
             block.append((no, line))
     flush()
     if not out:
-        raise PuzzleInputError(source, None, None, "no puzzle found (the input is empty)")
+        raise PuzzleInputError(source, None, None, (
+            "no puzzle found (only blank lines and comments)" if text.strip()
+            else "no puzzle found (the input is empty)"))
     return out
 
 

@@ -217,7 +217,9 @@ def parse(text: str, source: str, fmt: str | None = None) -> list[tuple[int, np.
     """Every puzzle in ``text`` as (line, grid of ints with 0 blank, meta)."""
     lines = content_lines(text)
     if not lines:
-        raise PuzzleInputError(source, None, None, "no puzzle found (the input is empty)")
+        raise PuzzleInputError(source, None, None, (
+            "no puzzle found (only blank lines and comments)" if text.strip()
+            else "no puzzle found (the input is empty)"))
     fmt = fmt or detect(lines, text)
     if fmt == "line":
         return [_parse_line(source, no, line) for no, line in lines]
