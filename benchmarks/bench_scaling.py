@@ -172,7 +172,8 @@ def main() -> None:
                   f"load average before: {os.getloadavg()[0]:.2f}")
 
     for b in backends:  # load every backend's kernels before any clock starts
-        csolve.count("sudoku", args.puzzle, backend=b, workers=2, limit=2)
+        csolve.count("sudoku", args.puzzle, backend=b, workers=1 if b == "serial" else 2,
+                     limit=2)
     search: dict[str, list[dict]] = {b: [] for b in backends}
     command: dict[str, list[dict]] = {b: [] for b in backends} if not args.no_command else {}
     counts = set()
