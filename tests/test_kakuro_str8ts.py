@@ -8,6 +8,7 @@ import subprocess
 import numpy as np
 import pytest
 
+import csolve
 from csolve.puzzle import get_puzzle_type
 from csolve.solver import SolveOptions, Status, solve_one, solve_puzzles
 
@@ -217,3 +218,16 @@ def test_validate_names_the_rows_line_in_a_complete_grid_too(tmp_path, kind):
     checked = _cli("validate", kind, str(path))
     assert checked.returncode == 1
     assert checked.stdout.startswith(f"{path}:{k + 1}: invalid (complete): value "), checked.stdout
+
+
+def test_validate_names_the_value_and_cells_of_a_repeat_in_a_run():
+    """A finished Kakuro with a digit twice in a run: the digit and both cells, as the
+    givens' check says it (it was "a digit repeats in the right run of r2c1")."""
+    r = csolve.solve("kakuro", "- 3\\ 4\\\n\\3 . .\n\\4 . .\n")[0]
+    assert csolve.validate("kakuro", r.solution, against=r.puzzle) == []
+    broken = r.solution.copy()
+    broken[1, 2] = broken[1, 1]  # the first row of white cells: its two digits made equal
+    problems = csolve.validate("kakuro", broken, against=r.puzzle)
+    d = int(broken[1, 1])
+    assert problems[0] == f"value {d} twice in run r2c2-r2c3 (r2c2 and r2c3)"
+    assert f"run r2c2-r2c3 adds up to {2 * d}, not 3" in problems

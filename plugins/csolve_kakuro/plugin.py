@@ -9,6 +9,7 @@ known to the core.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from functools import lru_cache
 
 import numpy as np
@@ -49,6 +50,21 @@ def _run_name(run) -> str:
     return f"run r{r0 + 1}c{c0 + 1}{end}"
 
 
+def _repeat(run, values: np.ndarray, cells: Sequence[tuple[int, int]]
+            ) -> tuple[str, tuple[int, int]] | None:
+    """The first digit that ``cells`` of ``run`` hold twice, in words with both cells, and
+    the later cell; None when none repeats."""
+    first: dict[int, tuple[int, int]] = {}
+    for r, c in cells:
+        d = int(values[r, c])
+        if d in first:
+            a = first[d]
+            return (f"value {d} twice in {_run_name(run)} (r{a[0] + 1}c{a[1] + 1} and "
+                    f"r{r + 1}c{c + 1})", (r, c))
+        first[d] = (r, c)
+    return None
+
+
 class Kakuro(PuzzleType):
     name = "kakuro"
     description = "Kakuro: runs of white cells hold distinct digits 1-9 adding up to their clue"
@@ -77,15 +93,10 @@ class Kakuro(PuzzleType):
                     f"clue {run.total} at r{run.clue[0] + 1}c{run.clue[1] + 1} cannot be made "
                     f"from {counted(n, 'distinct digit')}")
             placed = [(int(g.values[r, c]), (r, c)) for r, c in run.cells if g.values[r, c]]
-            first: dict[int, tuple[int, int]] = {}
-            for d, (r, c) in placed:  # a repeat is said at the later cell's row
-                if d in first:
-                    a = first[d]
-                    raise PuzzleInputError(
-                        puzzle.source, row_line(puzzle, r), None,
-                        f"conflicting givens: value {d} twice in {_run_name(run)} "
-                        f"(r{a[0] + 1}c{a[1] + 1} and r{r + 1}c{c + 1})")
-                first[d] = (r, c)
+            repeat = _repeat(run, g.values, [cell for _, cell in placed])
+            if repeat is not None:  # said at the later cell's row
+                raise PuzzleInputError(puzzle.source, row_line(puzzle, repeat[1][0]), None,
+                                       f"conflicting givens: {repeat[0]}")
             given = [d for d, _ in placed]
             held = sum(1 << (d - 1) for d in given)
             if given and not any(int(m) & held == held
@@ -128,13 +139,11 @@ class Kakuro(PuzzleType):
                 problems.append(f"given r{r + 1}c{c + 1}={g.values[r, c]} was changed to {v}")
         for run in g.runs:
             ds = _digits(g, solution, run.cells)
-            where = f"r{run.clue[0] + 1}c{run.clue[1] + 1}"
-            word = "right" if run.direction == "R" else "down"
-            if len(set(ds)) != len(ds):
-                problems.append(f"a digit repeats in the {word} run of {where}")
-            if sum(ds) != run.total:
-                problems.append(f"the {word} run of {where} adds up to {sum(ds)}, "
-                                f"not {run.total}")
+            repeat = _repeat(run, solution, run.cells)
+            if repeat is not None:
+                problems.append(repeat[0])
+            if sum(ds) != run.total:  # (named as the repeat and the givens' checks name it)
+                problems.append(f"{_run_name(run)} adds up to {sum(ds)}, not {run.total}")
         return problems
 
     def format_line(self, puzzle: Puzzle, solution: np.ndarray | None) -> str:

@@ -84,6 +84,21 @@ def _said_of(puzzle: Puzzle) -> Iterator[None]:
         raise OptionError(f"{puzzle.where}: {e}") from None
 
 
+def _repeat(g: KillerGrid, k: int, values: np.ndarray, cells: Sequence[int]
+            ) -> tuple[str, int] | None:
+    """The first value that ``cells`` of cage ``k`` hold twice, in words with both cells,
+    and the later cell; None when none repeats."""
+    first: dict[int, int] = {}
+    for c in cells:
+        v = int(values[c])
+        if v in first:
+            a = first[v]
+            return (f"value {v} twice in {g.cage_name(k)} (r{a // g.n + 1}c{a % g.n + 1} and "
+                    f"r{c // g.n + 1}c{c % g.n + 1})", c)
+        first[v] = c
+    return None
+
+
 class Killer(PuzzleType):
     name = "killer"
     description = ("Killer Sudoku (4x4, 6x6, 8x8, 9x9): Sudoku rules, and each cage's digits "
@@ -139,16 +154,10 @@ class Killer(PuzzleType):
                 bad(f"{g.cage_name(k)}: its sum {g.sums[k]} cannot be made from "
                     f"{counted(len(cells), 'distinct digit')} 1..{g.n}")
             placed = [c for c in cells if g.givens[c]]
-            first: dict[int, int] = {}
-            for c in placed:  # a repeat is said at the later cell's row
-                v = int(g.givens[c])
-                if v in first:
-                    a = first[v]
-                    raise PuzzleInputError(
-                        puzzle.source, row_line(puzzle, c // g.n), None,
-                        f"conflicting givens: value {v} twice in {g.cage_name(k)} "
-                        f"(r{a // g.n + 1}c{a % g.n + 1} and r{c // g.n + 1}c{c % g.n + 1})")
-                first[v] = c
+            repeat = _repeat(g, k, g.givens, placed)
+            if repeat is not None:  # said at the later cell's row
+                raise PuzzleInputError(puzzle.source, row_line(puzzle, repeat[1] // g.n), None,
+                                       f"conflicting givens: {repeat[0]}")
             given = [int(g.givens[c]) for c in placed]
             if not any(s.issuperset(given) for s in sets):
                 raise PuzzleInputError(  # at the row of its last given
@@ -185,8 +194,9 @@ class Killer(PuzzleType):
             problems += unit_problems(solution, n, True, g.box)
         for k, cells in enumerate(g.cages):
             ds = [int(solution[c]) for c in cells]
-            if len(set(ds)) != len(ds):
-                problems.append(f"a digit repeats in {g.cage_name(k)}")
+            repeat = _repeat(g, k, solution, cells)
+            if repeat is not None:
+                problems.append(repeat[0])
             if sum(ds) != g.sums[k]:
                 problems.append(f"{g.cage_name(k)} adds up to {sum(ds)}, not {g.sums[k]}")
         return problems
