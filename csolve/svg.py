@@ -404,8 +404,10 @@ def html_page(title: str, items: Sequence[tuple[str, str, str]]) -> str:
     """A self-contained web page: for each item a heading, an inline SVG and a note; the
     groups the pictures share are drawn once, in a picture of no size at the top."""
     defs, pictures = shared_groups([svg for _, svg, _ in items])
-    body = [f'<svg xmlns="{SVG_NS}" width="0" height="0" aria-hidden="true" '
-            f'style="position:absolute">{defs}</svg>'] if defs else []
+    # (its own style over the page's svg rule, which would give it a height)
+    sprite = (f'<svg xmlns="{SVG_NS}" width="0" height="0" aria-hidden="true" '
+              f'style="position:absolute;width:0;height:0;overflow:hidden">{defs}</svg>')
+    body = [sprite] if defs else []
     for (heading, _, note), svg in zip(items, pictures, strict=True):
         body.append("<section>")
         if heading:
