@@ -9,13 +9,14 @@ turn that into a one-line :class:`~csolve.errors.PuzzleInputError` naming file a
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from csolve.errors import PuzzleInputError
 from csolve.inputs import json_text, load_json
 
 G = TypeVar("G")
+C = TypeVar("C")  # a cell, however a grid names it
 
 
 class GridError(ValueError):
@@ -89,3 +90,15 @@ def row_line(puzzle: Any, row: int) -> int:
     one line per row (``meta["row_lines"]``); else the puzzle's first line."""
     rows = puzzle.meta.get("row_lines")
     return rows[row] if rows and 0 <= row < len(rows) else puzzle.line
+
+
+def first_repeat(placed: Iterable[tuple[int, C]]) -> tuple[int, C, C] | None:
+    """The first value of ``placed`` ((value, cell) pairs, in order) that comes twice: the
+    value, its first cell and the later one; None when every value comes once. What a
+    plugin's check reports of a group (a cage, a run) that must hold distinct values."""
+    first: dict[int, C] = {}
+    for value, cell in placed:
+        if value in first:
+            return value, first[value], cell
+        first[value] = cell
+    return None

@@ -392,32 +392,36 @@ def escalation_unused(ptype: PuzzleType, puzzles: Sequence[Puzzle], options: Sol
     ``streaming``: each solution is handed over as it is found (:meth:`_Run.stream`)."""
     if not options.escalate_after or not len(puzzles):
         return None
+    if streaming and 0 < options.limit <= 2 and options.engine is None:
+        return "a search that hands over each solution as it is found stays depth-first"
+    return _no_take_over(ptype.model(puzzles[0], options.rules), options, ptype.name)
+
+
+def _no_take_over(model: Model, options: SolveOptions, kind: str = "these") -> str | None:
+    """Why no puzzle of ``model`` moves to the learning engine, in words; None when a
+    puzzle its own search gives up on does. ``kind``: the puzzles' type, as said."""
     if options.engine is not None:
         return f"engine {options.engine} searches every puzzle from the start"
-    if not 0 < options.limit <= 2:
+    if options.escalate_after == 0:
+        return "it is 0: never"
+    if not 0 < options.limit <= 2:  # depth-first search enumerates best: a puzzle with
+        # many solutions is no hard one
         return "a count, or a search for more than two solutions, stays depth-first"
-    if streaming:
-        return "a search that hands over each solution as it is found stays depth-first"
-    model = ptype.model(puzzles[0], options.rules)
     if model.engine == FALLBACK_ENGINE:
         return f"the {FALLBACK_ENGINE} engine searches these puzzles from the start"
-    if _fallback(model, options) is None:
-        return f"the {FALLBACK_ENGINE} engine cannot search {ptype.name} puzzles"
+    try:
+        with_engine(model, FALLBACK_ENGINE)
+    except OptionError:  # not registered, or it cannot search this model
+        return f"the {FALLBACK_ENGINE} engine cannot search {kind} puzzles"
     return None
 
 
 def _fallback(model: Model, options: SolveOptions) -> Model | None:
     """``model`` searched by the learning engine, for the puzzles its own search gives up
-    on; None when none should move: an engine was named, every solution or more than two
-    are wanted (the depth-first search enumerates best: a puzzle with many solutions is no
-    hard one), or the learning engine cannot search the model."""
-    if (options.engine is not None or options.escalate_after == 0
-            or not 0 < options.limit <= 2 or model.engine == FALLBACK_ENGINE):
+    on; None when none should move (:func:`_no_take_over` says why)."""
+    if _no_take_over(model, options) is not None:
         return None
-    try:
-        return with_engine(model, FALLBACK_ENGINE)
-    except OptionError:  # not registered, or it cannot search this model
-        return None
+    return with_engine(model, FALLBACK_ENGINE)
 
 
 def checked(ptype: PuzzleType, puzzle: Puzzle, masks: np.ndarray) -> Any:

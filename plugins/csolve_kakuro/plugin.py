@@ -17,7 +17,7 @@ import numpy as np
 from csolve.errors import PuzzleInputError, counted
 from csolve.model import Model, ModelBuilder
 from csolve.puzzle import Puzzle, PuzzleType, shape_words
-from csolve.rowgrid import in_format, row_line
+from csolve.rowgrid import first_repeat, in_format, row_line
 
 from . import grid as kgrid
 from .grid import WHITE, KakuroGrid
@@ -54,15 +54,12 @@ def _repeat(run, values: np.ndarray, cells: Sequence[tuple[int, int]]
             ) -> tuple[str, tuple[int, int]] | None:
     """The first digit that ``cells`` of ``run`` hold twice, in words with both cells, and
     the later cell; None when none repeats."""
-    first: dict[int, tuple[int, int]] = {}
-    for r, c in cells:
-        d = int(values[r, c])
-        if d in first:
-            a = first[d]
-            return (f"value {d} twice in {_run_name(run)} (r{a[0] + 1}c{a[1] + 1} and "
-                    f"r{r + 1}c{c + 1})", (r, c))
-        first[d] = (r, c)
-    return None
+    found = first_repeat((int(values[r, c]), (r, c)) for r, c in cells)
+    if found is None:
+        return None
+    d, (r0, c0), (r, c) = found
+    return (f"value {d} twice in {_run_name(run)} (r{r0 + 1}c{c0 + 1} and r{r + 1}c{c + 1})",
+            (r, c))
 
 
 class Kakuro(PuzzleType):

@@ -30,7 +30,7 @@ from csolve_sudoku.plugin import add_units, checked_box
 from csolve.errors import OptionError, PuzzleInputError, counted
 from csolve.model import Model, ModelBuilder
 from csolve.puzzle import Puzzle, PuzzleType, shape_words
-from csolve.rowgrid import row_line
+from csolve.rowgrid import first_repeat, row_line
 
 from . import cages
 from .cages import KillerGrid
@@ -88,15 +88,12 @@ def _repeat(g: KillerGrid, k: int, values: np.ndarray, cells: Sequence[int]
             ) -> tuple[str, int] | None:
     """The first value that ``cells`` of cage ``k`` hold twice, in words with both cells,
     and the later cell; None when none repeats."""
-    first: dict[int, int] = {}
-    for c in cells:
-        v = int(values[c])
-        if v in first:
-            a = first[v]
-            return (f"value {v} twice in {g.cage_name(k)} (r{a // g.n + 1}c{a % g.n + 1} and "
-                    f"r{c // g.n + 1}c{c % g.n + 1})", c)
-        first[v] = c
-    return None
+    found = first_repeat((int(values[c]), c) for c in cells)
+    if found is None:
+        return None
+    v, a, c = found
+    return (f"value {v} twice in {g.cage_name(k)} (r{a // g.n + 1}c{a % g.n + 1} and "
+            f"r{c // g.n + 1}c{c % g.n + 1})", c)
 
 
 class Killer(PuzzleType):
@@ -141,13 +138,14 @@ class Killer(PuzzleType):
     def check(self, puzzle: Puzzle) -> None:
         g: KillerGrid = puzzle.data
 
-        def bad(msg: str) -> None:
-            raise PuzzleInputError(puzzle.source, puzzle.line, None, msg)
+        def bad(msg: str, cell: int | None = None) -> None:
+            """The error, at the line of ``cell``'s row where one is named."""
+            line = puzzle.line if cell is None else row_line(puzzle, cell // g.n)
+            raise PuzzleInputError(puzzle.source, line, None, msg)
 
         if has_repeats(g.givens, g.n, g.box):
-            for message, cell in unit_breaks(g.givens, g.n, False, g.box):
-                raise PuzzleInputError(puzzle.source, row_line(puzzle, cell // g.n), None,
-                                       f"conflicting givens: {message}")
+            message, cell = next(unit_breaks(g.givens, g.n, False, g.box))
+            bad(f"conflicting givens: {message}", cell)
         for k, cells in enumerate(g.cages):
             sets = cage_sets(g.n, len(cells), g.sums[k])
             if not sets:
@@ -156,14 +154,11 @@ class Killer(PuzzleType):
             placed = [c for c in cells if g.givens[c]]
             repeat = _repeat(g, k, g.givens, placed)
             if repeat is not None:  # said at the later cell's row
-                raise PuzzleInputError(puzzle.source, row_line(puzzle, repeat[1] // g.n), None,
-                                       f"conflicting givens: {repeat[0]}")
+                bad(f"conflicting givens: {repeat[0]}", repeat[1])
             given = [int(g.givens[c]) for c in placed]
-            if not any(s.issuperset(given) for s in sets):
-                raise PuzzleInputError(  # at the row of its last given
-                    puzzle.source, row_line(puzzle, placed[-1] // g.n), None,
-                    f"conflicting givens: {g.cage_name(k)} (sum {g.sums[k]}) cannot hold "
-                    f"{', '.join(map(str, sorted(given)))}")
+            if not any(s.issuperset(given) for s in sets):  # at the row of its last given
+                bad(f"conflicting givens: {g.cage_name(k)} (sum {g.sums[k]}) cannot hold "
+                    f"{', '.join(map(str, sorted(given)))}", placed[-1])
 
     def model(self, puzzle: Puzzle, rules: tuple[str, ...] | None = None) -> Model:
         g: KillerGrid = puzzle.data

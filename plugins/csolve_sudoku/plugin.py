@@ -209,10 +209,10 @@ class Sudoku(PuzzleType):
         if not has_repeats(puzzle.data, puzzle.meta["n"], box):
             return
         n = puzzle.meta["n"]
-        for message, cell in unit_breaks(puzzle.data, n, complete=False, box=box,
-                                         name_of=self._value_namer(puzzle)):
-            raise PuzzleInputError(puzzle.source, row_line(puzzle, cell // n), None,
-                                   f"conflicting givens: {message}")
+        message, cell = next(unit_breaks(puzzle.data, n, complete=False, box=box,
+                                         name_of=self._value_namer(puzzle)))
+        raise PuzzleInputError(puzzle.source, row_line(puzzle, cell // n), None,
+                               f"conflicting givens: {message}")
 
     def check_many(self, puzzles: Sequence[Puzzle]) -> None:
         for start, stop, n, box in _runs_by_size(puzzles):
