@@ -94,6 +94,74 @@ def test_subsumed_clauses_are_retired_and_lose_no_solution(sudoku):
     assert len(found) == 482  # as the depth-first search counts them
 
 
+def _watched(s):
+    """Each live learned clause's watches as (literal, clause start) pairs, read from the
+    watch lists, and as its first two literals say they should be."""
+    from csolve.kernels.learning import NCLAUSES, W_SHIFT
+
+    listed = sorted((lit, int(e) >> W_SHIFT) for lit in range(s.w_lo.shape[0])
+                    for e in s.w_pool[s.w_lo[lit]:s.w_hi[lit]])
+    due = sorted((int(s.arena[st + k]), int(st)) for st in s.cl_start[:s.sc[NCLAUSES]]
+                 if st >= 0 for k in (0, 1))
+    return listed, due
+
+
+def test_watch_lists_packed_afresh_when_their_pool_fills_propagate_the_same(sudoku):
+    """Watch lists grow in one pool and are packed afresh from the clauses when it fills,
+    even in the middle of a list's visit. Two copies of the engine's state learn the same
+    clauses and take the same decisions, one with a pool so small that it fills again and
+    again: unit propagation reaches the same fixpoint in both (the same values, or a
+    conflict in both), and every clause stays watched by its first two literals."""
+    from csolve.kernels import learning as lk
+    from csolve.search import SearchState
+
+    (p,) = parse(sudoku, MANY)
+    model = with_engine(sudoku.model(p), LEARNING)
+    m, V = model.kernel, model.kernel.n_values
+    root = SearchState(model)
+    root.push_root()
+    n_clauses = 300
+    states = []
+    for pool in (None, 8 * n_clauses):  # packed afresh, 300 clauses take at most 7 words each
+        s = lk._views.py_func(SearchState(model).ws, m)
+        if pool:
+            s = s._replace(w_pool=np.zeros(pool, np.int64))
+        assert lk._fresh(s, m, V, root.stack[0].copy())
+        states.append(s)
+    rng = np.random.default_rng(5)
+    free = np.flatnonzero(states[0].assign == 0)
+    for _ in range(n_clauses):
+        lits = 2 * rng.choice(free, size=rng.integers(3, 9), replace=False)
+        lits += rng.integers(0, 2, size=lits.size)
+        for s in states:
+            s.toclear[:lits.size] = lits
+            lk._add_clause(s, lits.size, 3)
+    conflicts = 0
+    for _ in range(200):
+        for _ in range(20):
+            open_ = np.flatnonzero(states[0].assign == 0)
+            if open_.size == 0:
+                break
+            x, val = rng.choice(open_), (1 if rng.random() < 0.2 else -1)
+            results = []
+            for s in states:
+                lk._new_level(s)
+                lk._assign(s, m, V, x, val, lk.NONE, 0)
+                results.append(lk._propagate(s, m, V) >= 0)
+            assert results[0] == results[1]
+            if results[0]:
+                conflicts += 1
+                break
+            assert (states[0].assign == states[1].assign).all()
+        for s in states:
+            lk._backtrack(s, m, V, 0)
+    big, small = states
+    assert conflicts > 0 and big.sc[lk.PACKED] == 0 and small.sc[lk.PACKED] > 0
+    for s in states:
+        listed, due = _watched(s)
+        assert listed == due
+
+
 @pytest.mark.parametrize("max_nodes,stack_capacity", [(1, 2), (3, 4), (200, 90)])
 def test_budgets_and_small_stacks_lose_nothing(sudoku, max_nodes, stack_capacity):
     (p,) = parse(sudoku, MANY)

@@ -36,10 +36,12 @@ engine learns a clause from every contradiction, the way SAT solvers do:
 
 The problem's clauses are never stored: "one value per cell" and "each value once per
 group" are the model's masks, updated with the assignment; only learned clauses live in the
-clause arena (two watched literals each, with a blocking literal; the search for a new
-watch starts where the last one stopped). A reason is a (kind, data) pair the analysis
-expands on demand. Learned clauses are minimized recursively, each variable judged once per
-clause.
+clause arena, each behind a short header (its size, its number, and where the last search
+for a new watch stopped), with two watched literals. A literal's watches lie side by side
+in one pool, each the clause's place in the arena and a blocking literal, so the watch
+loop reads a list in order and goes straight to the clause, as MiniSat and CaDiCaL lay
+theirs out. A reason is a (kind, data) pair the analysis expands on demand. Learned clauses
+are minimized recursively, each variable judged once per clause.
 
 Contract with the core (the same as :func:`csolve.kernels.search_template.search`): the
 engine pops a node (one candidate mask per cell) and returns in bounded time. Its memory -
@@ -76,6 +78,14 @@ from csolve.kernels.bits import intrinsic, kernel, lowbit_index, popcount
 # reason kinds: why a literal holds (data says which clause of that kind)
 NONE, CELL, GROUP, PAIR, LEARNT = 0, 1, 2, 3, 4
 KIND_SHIFT = 40
+# a watch: its clause's start in the arena above W_SHIFT, its blocking literal below
+W_SHIFT = 32
+W_MASK = (1 << W_SHIFT) - 1
+# a learned clause in the arena: a header of HDR words, then its literals from its start
+# ``st``: its size at st - H_SIZE, where the last search for a watch stopped (counted from
+# st) at st - H_POS, its number (-1 once retired) at st - H_NUM
+HDR = 3
+H_SIZE, H_POS, H_NUM = 3, 2, 1
 
 # scalar slots in ``s.sc``
 TRAIL, QHEAD, LEVEL, NCLAUSES, ARENA_LEN, CONFLICTS, HEAP, STAMP = 0, 1, 2, 3, 4, 5, 6, 7
@@ -88,6 +98,8 @@ NO_CONFLICT, TARGET_N, BEST_N, STABLE, SWITCH_AT, SWITCH_LEN, RESTART_AT, LUBY_U
 REPHASE_AT, REPHASES = 26, 27
 SHRUNK = 28  # literals that shrinking took out of learned clauses
 SUBSUMED = 29  # learned clauses that a newer one subsumed, and that went
+W_TOP = 30  # the watch pool's first free word
+PACKED = 31  # times the watch lists filled the pool and were packed afresh
 SC_SIZE = 32
 
 # MODE: what the memory holds
@@ -110,8 +122,8 @@ EAGER_SUBSUME = 100  # how many of the latest learned clauses a new one is check
 State = namedtuple("State", [
     "sc", "assign", "level", "rkind", "rdata", "trail", "trail_lim", "act", "heap", "hpos",
     "phase", "target", "best", "seen", "stamp", "toclear", "mstack", "todo", "buf", "assume",
-    "cl_start", "cl_size", "cl_lbd", "cl_used", "cl_aux", "cl_map", "cl_pos",
-    "w_head", "w_next", "w_block", "arena", "cg_pos",
+    "cl_start", "cl_size", "cl_lbd", "cl_used", "cl_aux", "cl_map",
+    "w_beg", "w_lo", "w_hi", "w_end", "w_pool", "arena", "cg_pos",
     "dom", "place", "root", "node",
 ])
 
@@ -128,11 +140,19 @@ def clause_cap(nv):
 
 
 @kernel
+def pool_words(nv, cap):
+    """Room for the watch lists: lists packed afresh take at most 1.5 words a watch and 2 a
+    literal (3 * cap + 4 * nv), and the rest is room for lists to grow until they are packed
+    again."""
+    return 8 * cap + 8 * nv
+
+
+@kernel
 def i64_words(n_cells, n_values, n_memberships):
     nv = n_cells * n_values
     cap = clause_cap(nv)
-    return (SC_SIZE + 18 * (nv + 2) + nv + n_values + 64 + 7 * cap + 2 * nv + 2 * cap
-            + 2 * cap + arena_words(nv) + n_memberships)
+    return (SC_SIZE + 18 * (nv + 2) + nv + n_values + 64 + 6 * cap + 8 * nv
+            + pool_words(nv, cap) + arena_words(nv) + n_memberships)
 
 
 @kernel
@@ -201,14 +221,16 @@ def _views(ws, m):
     o += cap
     cl_map = a[o:o + cap]
     o += cap
-    cl_pos = a[o:o + cap]
-    o += cap
-    w_head = a[o:o + 2 * nv]
+    w_beg = a[o:o + 2 * nv]
     o += 2 * nv
-    w_next = a[o:o + 2 * cap]
-    o += 2 * cap
-    w_block = a[o:o + 2 * cap]
-    o += 2 * cap
+    w_lo = a[o:o + 2 * nv]
+    o += 2 * nv
+    w_hi = a[o:o + 2 * nv]
+    o += 2 * nv
+    w_end = a[o:o + 2 * nv]
+    o += 2 * nv
+    w_pool = a[o:o + pool_words(nv, cap)]
+    o += pool_words(nv, cap)
     arena = a[o:o + arena_words(nv)]
     o += arena_words(nv)
     cg_pos = a[o:o + m.cell_groups.shape[0]]
@@ -220,8 +242,8 @@ def _views(ws, m):
     node = u[2 * nc + ng * V:3 * nc + ng * V]
     return State(sc, assign, level, rkind, rdata, trail, trail_lim, act, heap, hpos, phase,
                  target, best, seen, stamp, toclear, mstack, todo, buf, assume, cl_start,
-                 cl_size, cl_lbd, cl_used, cl_aux, cl_map, cl_pos, w_head, w_next, w_block, arena,
-                 cg_pos, dom, place, root, node)
+                 cl_size, cl_lbd, cl_used, cl_aux, cl_map, w_beg, w_lo, w_hi, w_end, w_pool,
+                 arena, cg_pos, dom, place, root, node)
 
 
 # The engine's indexes go through ``_ix``: numba guards a signed index against negative
@@ -464,13 +486,13 @@ def _propagate(s, m, V):
         x = s.trail[_ix(s.sc[QHEAD])]
         s.sc[QHEAD] += 1
         if s.sc[QHEAD] < s.sc[TRAIL]:  # the next literal's watch list head, either sign
-            _prefetch(s.w_head, 2 * s.trail[_ix(s.sc[QHEAD])])
+            _prefetch(s.w_hi, 2 * s.trail[_ix(s.sc[QHEAD])])
         holds = s.assign[_ix(x)] > 0
         # the learned clauses watching the literal that x's value makes false go first,
         # the cells and groups after: more of the hardest runs end in time
         # (benchmarks/README.md)
         lit = 2 * x + 1 if holds else 2 * x
-        if s.w_head[_ix(lit)] >= 0:
+        if s.w_hi[_ix(lit)] > s.w_lo[_ix(lit)]:
             r = _propagate_watches(s, m, V, lit)
             if r >= 0:
                 return r
@@ -517,74 +539,81 @@ def _propagate(s, m, V):
 
 
 @kernel(inline="always")
-def _unlink(s, lit, prev, nxt):
-    """Take the watch after ``prev`` (the list's head when ``prev`` < 0) out of ``lit``'s
-    watch list; ``nxt`` is the one after it."""
-    if prev < 0:
-        s.w_head[_ix(lit)] = nxt
-    else:
-        s.w_next[_ix(prev)] = nxt
-
-
-@kernel(inline="always")
 def _propagate_watches(s, m, V, lit):
-    """Visit the learned clauses watching ``lit``, which has just become false."""
+    """Visit the learned clauses watching ``lit``, which has just become false.
+
+    A literal's watches lie side by side in the pool, each the clause's start in the arena
+    and its blocking literal in one word, so the loop reads them in order. It visits the
+    newest first (from the list's end), and the watches that stay close up towards the end
+    as it goes."""
     ar = s.arena
-    prev = -1
-    w = s.w_head[_ix(lit)]
-    while w >= 0:
-        nxt = s.w_next[_ix(w)]
-        if nxt >= 0:  # the loop waits on memory: ask for the next watch's lines now
-            _prefetch(s.w_next, nxt)
-            _prefetch(s.assign, s.w_block[_ix(nxt)] >> 1)
-            _prefetch(s.cl_start, nxt >> 1)
-        if _lit_true(s, s.w_block[_ix(w)]):  # the clause holds: no need to look at it
-            prev = w
-            w = nxt
+    pool = s.w_pool
+    lo = s.w_lo[_ix(lit)]
+    i = s.w_hi[_ix(lit)]
+    j = i  # the watches kept so far are pool[j:hi]
+    while i > lo:
+        i -= 1
+        e = pool[_ix(i)]
+        if i > lo:  # the loop waits on memory: ask for the next watch's lines now
+            nxt = pool[_ix(i - 1)]
+            _prefetch(s.assign, (nxt & W_MASK) >> 1)
+            _prefetch(ar, (nxt >> W_SHIFT) - H_NUM)
+        if _lit_true(s, e & W_MASK):  # the clause holds: no need to look at it
+            j -= 1
+            if j != i:
+                pool[_ix(j)] = e
             continue
-        ci = w >> 1
-        st = s.cl_start[_ix(ci)]
-        if st < 0:  # a subsumed clause: drop the watch
-            _unlink(s, lit, prev, nxt)
-            w = nxt
+        st = e >> W_SHIFT
+        ci = ar[_ix(st - H_NUM)]
+        if ci < 0:  # a subsumed clause: drop the watch
             continue
         if ar[_ix(st)] == lit:  # keep the false watch second
             ar[_ix(st)] = ar[_ix(st + 1)]
             ar[_ix(st + 1)] = lit
         first = ar[_ix(st)]
         if _lit_true(s, first):
-            s.w_block[_ix(w)] = first
-            prev = w
-            w = nxt
+            j -= 1
+            pool[_ix(j)] = (st << W_SHIFT) | first
             continue
         # look for a new watch from where the last search stopped, round the clause
         # (Gent's saved position: long clauses are not rescanned from their start)
         moved = False
-        sz = s.cl_size[_ix(ci)]
-        p = s.cl_pos[_ix(ci)]
-        for i in range(2, sz):
-            k = st + p + i - 2
+        sz = ar[_ix(st - H_SIZE)]
+        p = ar[_ix(st - H_POS)]
+        for q in range(2, sz):
+            k = st + p + q - 2
             if k >= st + sz:
                 k -= sz - 2
             other = ar[_ix(k)]
             if not _lit_false(s, other):
-                s.cl_pos[_ix(ci)] = k - st
+                ar[_ix(st - H_POS)] = k - st
                 ar[_ix(st + 1)] = other
                 ar[_ix(k)] = lit
-                _unlink(s, lit, prev, nxt)
-                s.w_next[_ix(w)] = s.w_head[_ix(other)]
-                s.w_head[_ix(other)] = w
-                s.w_block[_ix(w)] = first
+                e = (st << W_SHIFT) | first
+                hi = s.w_hi[_ix(other)]
+                if hi < s.w_end[_ix(other)]:  # most often: room at the list's end
+                    pool[_ix(hi)] = e
+                    s.w_hi[_ix(other)] = hi + 1
+                elif _push_watch(s, other, e):
+                    # the lists were packed afresh from the clauses: start this one over
+                    lo = s.w_lo[_ix(lit)]
+                    i = s.w_hi[_ix(lit)]
+                    j = i
                 moved = True
                 break
         if moved:
-            w = nxt
             continue
-        prev = w
-        w = nxt
+        j -= 1
+        pool[_ix(j)] = e
         if _lit_false(s, first):
+            while i > lo:
+                i -= 1
+                j -= 1
+                pool[_ix(j)] = pool[_ix(i)]
+            s.w_lo[_ix(lit)] = j
             return _conflict(LEARNT, ci)
         _assign_lit(s, m, V, first, LEARNT, ci)
+    s.w_lo[_ix(lit)] = j
     return -1
 
 
@@ -918,27 +947,93 @@ def _lbd(s, n):
 # --- the clause store ------------------------------------------------------------------
 
 @kernel
+def _pack_watches(s):
+    """Every learned clause's two watches afresh from its first two literals, each list
+    packed with room to grow by half (after a reduction, and when growing lists have used
+    the pool up)."""
+    nl = s.w_beg.shape[0]
+    for lit in range(nl):
+        s.w_hi[_ix(lit)] = 0
+    nc = s.sc[NCLAUSES]
+    for ci in range(nc):
+        st = s.cl_start[_ix(ci)]
+        if st >= 0:
+            s.w_hi[_ix(s.arena[_ix(st)])] += 1
+            s.w_hi[_ix(s.arena[_ix(st + 1)])] += 1
+    top = 0
+    for lit in range(nl):
+        n = s.w_hi[_ix(lit)]
+        s.w_beg[_ix(lit)] = top
+        s.w_lo[_ix(lit)] = top
+        s.w_hi[_ix(lit)] = top
+        top += n + (n >> 1) + 2 if n > 0 else 0
+        s.w_end[_ix(lit)] = top
+    s.sc[W_TOP] = top
+    for ci in range(nc):
+        st = s.cl_start[_ix(ci)]
+        if st >= 0:
+            for k in range(2):
+                lit = s.arena[_ix(st + k)]
+                hi = s.w_hi[_ix(lit)]
+                s.w_pool[_ix(hi)] = (st << W_SHIFT) | s.arena[_ix(st + 1 - k)]
+                s.w_hi[_ix(lit)] = hi + 1
+
+
+@kernel
+def _push_watch(s, lit, entry):
+    """Add a watch at the end of ``lit``'s list. A full list first closes up to the start
+    of its room when half of it is free there, else moves to the pool's free end with twice
+    the room; when the pool has no room left the lists are packed afresh from the clauses
+    instead, this watch among them, and the answer is True."""
+    hi = s.w_hi[_ix(lit)]
+    if hi == s.w_end[_ix(lit)]:
+        beg = s.w_beg[_ix(lit)]
+        lo = s.w_lo[_ix(lit)]
+        n = hi - lo
+        if 2 * (lo - beg) >= hi - beg and lo > beg:
+            dst = beg
+        else:
+            dst = s.sc[W_TOP]
+            grown = 2 * n + 4
+            if dst + grown > s.w_pool.shape[0]:
+                _pack_watches(s)
+                s.sc[PACKED] += 1
+                return True
+            s.w_beg[_ix(lit)] = dst
+            s.w_end[_ix(lit)] = dst + grown
+            s.sc[W_TOP] = dst + grown
+        for i in range(n):
+            s.w_pool[_ix(dst + i)] = s.w_pool[_ix(lo + i)]
+        s.w_lo[_ix(lit)] = dst
+        hi = dst + n
+    s.w_pool[_ix(hi)] = entry
+    s.w_hi[_ix(lit)] = hi + 1
+    return False
+
+
+@kernel
 def _watch(s, ci):
+    """Watch a new clause's first two literals, each with the other as its blocker."""
     st = s.cl_start[_ix(ci)]
-    for k in range(2):
-        w = 2 * ci + k
-        lit = s.arena[_ix(st + k)]
-        s.w_next[_ix(w)] = s.w_head[_ix(lit)]
-        s.w_head[_ix(lit)] = w
-        s.w_block[_ix(w)] = s.arena[_ix(st + 1 - k)]
+    a = s.arena[_ix(st)]
+    b = s.arena[_ix(st + 1)]
+    if not _push_watch(s, a, (st << W_SHIFT) | b):
+        _push_watch(s, b, (st << W_SHIFT) | a)
 
 
 @kernel
 def _add_clause(s, n, lbd):
     ci = s.sc[NCLAUSES]
-    st = s.sc[ARENA_LEN]
+    st = s.sc[ARENA_LEN] + HDR
     for i in range(n):
         s.arena[_ix(st + i)] = s.toclear[_ix(i)]
+    s.arena[_ix(st - H_SIZE)] = n
+    s.arena[_ix(st - H_POS)] = 2
+    s.arena[_ix(st - H_NUM)] = ci
     s.cl_start[_ix(ci)] = st
     s.cl_size[_ix(ci)] = n
     s.cl_lbd[_ix(ci)] = lbd
     s.cl_used[_ix(ci)] = 0
-    s.cl_pos[_ix(ci)] = 2
     s.sc[NCLAUSES] = ci + 1
     s.sc[ARENA_LEN] = st + n
     _watch(s, ci)
@@ -1027,15 +1122,16 @@ def _reduce(s, everything):
         if keep:
             st = s.cl_start[_ix(ci)]
             sz = s.cl_size[_ix(ci)]
-            for k in range(sz):
-                s.arena[_ix(pos + k)] = s.arena[_ix(st + k)]
-            s.cl_start[_ix(j)] = pos
+            to = pos + HDR
+            for k in range(-HDR, sz):  # the clause and its header
+                s.arena[_ix(to + k)] = s.arena[_ix(st + k)]
+            s.arena[_ix(to - H_NUM)] = j
+            s.cl_start[_ix(j)] = to
             s.cl_size[_ix(j)] = sz
             s.cl_lbd[_ix(j)] = s.cl_lbd[_ix(ci)]
             s.cl_used[_ix(j)] = used - 1 if used > 0 else 0
-            s.cl_pos[_ix(j)] = s.cl_pos[_ix(ci)]
             s.cl_map[ci] = j
-            pos += sz
+            pos = to + sz
             j += 1
     s.sc[NCLAUSES] = j
     s.sc[ARENA_LEN] = pos
@@ -1043,10 +1139,7 @@ def _reduce(s, everything):
         x = s.trail[_ix(t)]
         if s.rkind[_ix(x)] == LEARNT:
             s.rdata[_ix(x)] = s.cl_map[s.rdata[_ix(x)]]
-    for i in range(s.w_head.shape[0]):
-        s.w_head[_ix(i)] = -1
-    for ci in range(j):
-        _watch(s, ci)
+    _pack_watches(s)
     s.sc[REDUCES] += 1
     s.sc[NEXT_REDUCE] = s.sc[CONFLICTS] + REDUCE_FIRST + REDUCE_STEP * s.sc[REDUCES]
 
@@ -1092,8 +1185,7 @@ def _fresh(s, m, V, node):
         s.hpos[_ix(x)] = -1
     for i in range(s.stamp.shape[0]):
         s.stamp[_ix(i)] = 0
-    for i in range(s.w_head.shape[0]):
-        s.w_head[_ix(i)] = -1
+    _pack_watches(s)  # no clauses: every list empty
     for x in range(nv):
         _heap_insert(s, x)
     for c in range(nc):
@@ -1185,8 +1277,8 @@ def _learn(s, m, V, confl):
     lbd = _lbd(s, n)
     _backtrack(s, m, V, jump)
     if n > 1 and (s.sc[NCLAUSES] >= s.cl_start.shape[0] - 1
-                  or s.sc[ARENA_LEN] + n > s.arena.shape[0]):
-        _reduce(s, s.sc[ARENA_LEN] + n + nv > s.arena.shape[0])
+                  or s.sc[ARENA_LEN] + HDR + n > s.arena.shape[0]):
+        _reduce(s, s.sc[ARENA_LEN] + HDR + n + nv > s.arena.shape[0])
     lit = s.toclear[0]
     if n == 1:
         _assign_lit(s, m, V, lit, NONE, 0)
@@ -1211,8 +1303,9 @@ def _subsume_latest(s, n, ci):
     """Retire the latest learned clauses that the new one (``s.toclear[:n]``, clause ``ci``)
     subsumes (as CaDiCaL's eager subsumption): on Sudoku a run of conflicts under the same
     decisions often learns a shorter clause after a longer one, and every clause kept costs
-    the watch loop. A retired clause's start is stored negated: the watch loop drops its
-    watches when it meets them, the next reduction its literals. A clause that is the reason
+    the watch loop. A retired clause's number in its header becomes -1 and its start is
+    stored negated: the watch loop drops its watches when it meets them, the next reduction
+    its literals. A clause that is the reason
     for a value now stays."""
     for i in range(n):
         s.seen[_ix(s.toclear[_ix(i)] >> 1)] = (s.toclear[_ix(i)] & 1) + 1
@@ -1232,6 +1325,7 @@ def _subsume_latest(s, n, ci):
         if s.assign[_ix(y)] != 0 and s.rkind[_ix(y)] == LEARNT and s.rdata[_ix(y)] == d:
             continue
         s.cl_start[_ix(d)] = -1 - st
+        s.arena[_ix(st - H_NUM)] = -1
         s.sc[SUBSUMED] += 1
     for i in range(n):
         s.seen[_ix(s.toclear[_ix(i)] >> 1)] = 0
