@@ -99,8 +99,8 @@ def _watched(s):
     watch lists, and as its first two literals say they should be."""
     from csolve.kernels.learning import NCLAUSES, W_SHIFT
 
-    listed = sorted((lit, int(e) >> W_SHIFT) for lit in range(s.w_lo.shape[0])
-                    for e in s.w_pool[s.w_lo[lit]:s.w_hi[lit]])
+    listed = sorted((lit, int(e) >> W_SHIFT) for lit in range(s.w_beg.shape[0])
+                    for e in s.w_pool[s.w_span[2 * lit]:s.w_span[2 * lit + 1]])
     due = sorted((int(s.arena[st + k]), int(st)) for st in s.cl_start[:s.sc[NCLAUSES]]
                  if st >= 0 for k in (0, 1))
     return listed, due

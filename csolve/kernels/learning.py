@@ -123,7 +123,7 @@ State = namedtuple("State", [
     "sc", "assign", "level", "rkind", "rdata", "trail", "trail_lim", "act", "heap", "hpos",
     "phase", "target", "best", "seen", "stamp", "toclear", "mstack", "todo", "buf", "assume",
     "cl_start", "cl_size", "cl_lbd", "cl_used", "cl_aux", "cl_map",
-    "w_beg", "w_lo", "w_hi", "w_end", "w_pool", "arena", "cg_pos",
+    "w_beg", "w_span", "w_end", "w_pool", "arena", "cg_pos",
     "dom", "place", "root", "node",
 ])
 
@@ -223,10 +223,8 @@ def _views(ws, m):
     o += cap
     w_beg = a[o:o + 2 * nv]
     o += 2 * nv
-    w_lo = a[o:o + 2 * nv]
-    o += 2 * nv
-    w_hi = a[o:o + 2 * nv]
-    o += 2 * nv
+    w_span = a[o:o + 4 * nv]
+    o += 4 * nv
     w_end = a[o:o + 2 * nv]
     o += 2 * nv
     w_pool = a[o:o + pool_words(nv, cap)]
@@ -242,7 +240,7 @@ def _views(ws, m):
     node = u[2 * nc + ng * V:3 * nc + ng * V]
     return State(sc, assign, level, rkind, rdata, trail, trail_lim, act, heap, hpos, phase,
                  target, best, seen, stamp, toclear, mstack, todo, buf, assume, cl_start,
-                 cl_size, cl_lbd, cl_used, cl_aux, cl_map, w_beg, w_lo, w_hi, w_end, w_pool,
+                 cl_size, cl_lbd, cl_used, cl_aux, cl_map, w_beg, w_span, w_end, w_pool,
                  arena, cg_pos, dom, place, root, node)
 
 
@@ -486,13 +484,13 @@ def _propagate(s, m, V):
         x = s.trail[_ix(s.sc[QHEAD])]
         s.sc[QHEAD] += 1
         if s.sc[QHEAD] < s.sc[TRAIL]:  # the next literal's watch list head, either sign
-            _prefetch(s.w_hi, 2 * s.trail[_ix(s.sc[QHEAD])])
+            _prefetch(s.w_span, 4 * s.trail[_ix(s.sc[QHEAD])])
         holds = s.assign[_ix(x)] > 0
         # the learned clauses watching the literal that x's value makes false go first,
         # the cells and groups after: more of the hardest runs end in time
         # (benchmarks/README.md)
         lit = 2 * x + 1 if holds else 2 * x
-        if s.w_hi[_ix(lit)] > s.w_lo[_ix(lit)]:
+        if s.w_span[_ix(2 * lit + 1)] > s.w_span[_ix(2 * lit)]:
             r = _propagate_watches(s, m, V, lit)
             if r >= 0:
                 return r
@@ -548,8 +546,8 @@ def _propagate_watches(s, m, V, lit):
     as it goes."""
     ar = s.arena
     pool = s.w_pool
-    lo = s.w_lo[_ix(lit)]
-    i = s.w_hi[_ix(lit)]
+    lo = s.w_span[_ix(2 * lit)]
+    i = s.w_span[_ix(2 * lit + 1)]
     j = i  # the watches kept so far are pool[j:hi]
     while i > lo:
         i -= 1
@@ -590,14 +588,14 @@ def _propagate_watches(s, m, V, lit):
                 ar[_ix(st + 1)] = other
                 ar[_ix(k)] = lit
                 e = (st << W_SHIFT) | first
-                hi = s.w_hi[_ix(other)]
+                hi = s.w_span[_ix(2 * other + 1)]
                 if hi < s.w_end[_ix(other)]:  # most often: room at the list's end
                     pool[_ix(hi)] = e
-                    s.w_hi[_ix(other)] = hi + 1
+                    s.w_span[_ix(2 * other + 1)] = hi + 1
                 elif _push_watch(s, other, e):
                     # the lists were packed afresh from the clauses: start this one over
-                    lo = s.w_lo[_ix(lit)]
-                    i = s.w_hi[_ix(lit)]
+                    lo = s.w_span[_ix(2 * lit)]
+                    i = s.w_span[_ix(2 * lit + 1)]
                     j = i
                 moved = True
                 break
@@ -610,10 +608,10 @@ def _propagate_watches(s, m, V, lit):
                 i -= 1
                 j -= 1
                 pool[_ix(j)] = pool[_ix(i)]
-            s.w_lo[_ix(lit)] = j
+            s.w_span[_ix(2 * lit)] = j
             return _conflict(LEARNT, ci)
         _assign_lit(s, m, V, first, LEARNT, ci)
-    s.w_lo[_ix(lit)] = j
+    s.w_span[_ix(2 * lit)] = j
     return -1
 
 
@@ -953,19 +951,19 @@ def _pack_watches(s):
     the pool up)."""
     nl = s.w_beg.shape[0]
     for lit in range(nl):
-        s.w_hi[_ix(lit)] = 0
+        s.w_span[_ix(2 * lit + 1)] = 0
     nc = s.sc[NCLAUSES]
     for ci in range(nc):
         st = s.cl_start[_ix(ci)]
         if st >= 0:
-            s.w_hi[_ix(s.arena[_ix(st)])] += 1
-            s.w_hi[_ix(s.arena[_ix(st + 1)])] += 1
+            s.w_span[_ix(2 * s.arena[_ix(st)] + 1)] += 1
+            s.w_span[_ix(2 * s.arena[_ix(st + 1)] + 1)] += 1
     top = 0
     for lit in range(nl):
-        n = s.w_hi[_ix(lit)]
+        n = s.w_span[_ix(2 * lit + 1)]
         s.w_beg[_ix(lit)] = top
-        s.w_lo[_ix(lit)] = top
-        s.w_hi[_ix(lit)] = top
+        s.w_span[_ix(2 * lit)] = top
+        s.w_span[_ix(2 * lit + 1)] = top
         top += n + (n >> 1) + 2 if n > 0 else 0
         s.w_end[_ix(lit)] = top
     s.sc[W_TOP] = top
@@ -974,9 +972,9 @@ def _pack_watches(s):
         if st >= 0:
             for k in range(2):
                 lit = s.arena[_ix(st + k)]
-                hi = s.w_hi[_ix(lit)]
+                hi = s.w_span[_ix(2 * lit + 1)]
                 s.w_pool[_ix(hi)] = (st << W_SHIFT) | s.arena[_ix(st + 1 - k)]
-                s.w_hi[_ix(lit)] = hi + 1
+                s.w_span[_ix(2 * lit + 1)] = hi + 1
 
 
 @kernel
@@ -985,10 +983,10 @@ def _push_watch(s, lit, entry):
     of its room when half of it is free there, else moves to the pool's free end with twice
     the room; when the pool has no room left the lists are packed afresh from the clauses
     instead, this watch among them, and the answer is True."""
-    hi = s.w_hi[_ix(lit)]
+    hi = s.w_span[_ix(2 * lit + 1)]
     if hi == s.w_end[_ix(lit)]:
         beg = s.w_beg[_ix(lit)]
-        lo = s.w_lo[_ix(lit)]
+        lo = s.w_span[_ix(2 * lit)]
         n = hi - lo
         if 2 * (lo - beg) >= hi - beg and lo > beg:
             dst = beg
@@ -1004,10 +1002,10 @@ def _push_watch(s, lit, entry):
             s.sc[W_TOP] = dst + grown
         for i in range(n):
             s.w_pool[_ix(dst + i)] = s.w_pool[_ix(lo + i)]
-        s.w_lo[_ix(lit)] = dst
+        s.w_span[_ix(2 * lit)] = dst
         hi = dst + n
     s.w_pool[_ix(hi)] = entry
-    s.w_hi[_ix(lit)] = hi + 1
+    s.w_span[_ix(2 * lit + 1)] = hi + 1
     return False
 
 
