@@ -6,7 +6,7 @@ import functools
 import operator
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -300,7 +300,7 @@ class PuzzleType:
 
     #: levels of this type's tactics where they differ from the core's table
     #: (:data:`csolve.grading.TACTIC_LEVEL`): ``{tactic: "easy" | "medium" | ...}``
-    tactic_levels: dict[str, str] = {}
+    tactic_levels: ClassVar[dict[str, str]] = {}
 
     def cell_values(self, puzzle: Puzzle, solution: Any) -> Sequence[int] | None:
         """A solution as one value per model cell (what explanations' guesses follow);

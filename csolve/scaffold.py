@@ -177,7 +177,6 @@ larger cell's highest candidate; the larger keeps only values above the smaller'
 """
 
 import numpy as np
-
 from csolve.kernels.bits import kernel
 from csolve.kernels.state import CHANGED, CONTRADICTION, NO_CHANGE, narrow
 
@@ -239,13 +238,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
-from rich.text import Text
-
 from csolve.errors import PuzzleInputError
 from csolve.model import Model, ModelBuilder
 from csolve.puzzle import Puzzle, PuzzleType
+from rich.text import Text
 
 RULE = "__RULE__"
 CELL = re.compile(r"^r(\\d+)c(\\d+)$")
@@ -270,7 +269,7 @@ def parse_line(source: str, no: int, line: str) -> Grid:
         raise PuzzleInputError(source, no, col, message)
 
     cells, *signs = line.split()
-    n = int(round(len(cells) ** 0.5))
+    n = round(len(cells) ** 0.5)
     if n * n != len(cells) or not 2 <= n <= 9:
         where(f"{len(cells)} cells; a puzzle has n·n of them, n from 2 to 9")
     givens = np.zeros(n * n, dtype=np.int64)
@@ -301,7 +300,7 @@ class __CLASS__(PuzzleType):
     #: the inequalities are the puzzle's own constraint: kept whatever rules are chosen
     constraint_rules = (RULE,)
     #: how hard a person finds the rule's steps (``csolve list-tactics``, ``rate``)
-    tactic_levels = {RULE: "easy"}
+    tactic_levels: ClassVar[dict[str, str]] = {RULE: "easy"}
 
     def parse(self, text: str, source: str, fmt: str | None = None) -> list[Puzzle]:
         out = []
@@ -420,8 +419,9 @@ def _problems(g: Grid, values: np.ndarray, complete: bool) -> list[str]:
 '''
 
 STEPS = '''
-"""The __RULE__ rule in words, one inequality at a time, for ``csolve explain``, ``hint``
-and ``rate`` (without it they would guess where the kernel deduces)."""
+"""Explanations for ``csolve explain``, ``hint`` and ``rate``: the __RULE__ rule
+in words, one inequality at a time (without it they would guess where the kernel
+deduces)."""
 
 from __future__ import annotations
 
@@ -437,12 +437,13 @@ def less_than(b: Board) -> Iterator[Step]:
     highest candidate, the larger those above the smaller's lowest."""
     nb = b.namer
     for g, (small, large), _param in b.tagged(LESS_THAN):
-        s, l = b.cand[small], b.cand[large]
-        if not s or not l:
+        lows, highs = b.cand[small], b.cand[large]  # the two cells' candidates
+        if not lows or not highs:
             continue
-        below = (1 << (l.bit_length() - 1)) - 1
-        above = ~(((s & -s) << 1) - 1)
-        removed = [(small, v) for v in bits(s & ~below)] + [(large, v) for v in bits(l & ~above)]
+        below = (1 << (highs.bit_length() - 1)) - 1
+        above = ~(((lows & -lows) << 1) - 1)
+        removed = ([(small, v) for v in bits(lows & ~below)]
+                   + [(large, v) for v in bits(highs & ~above)])
         if removed:
             yield Step("__RULE__", removed=removed, cells=[small, large], groups=[g],
                        level="easy", text=f"{nb.cell(small)} < {nb.cell(large)}: "
@@ -454,9 +455,9 @@ def crossed(b: Board) -> Step | None:
     the puzzle has no solution (asked before every step)."""
     nb = b.namer
     for g, (small, large), _param in b.touched(LESS_THAN):  # the changed groups only
-        s, l = b.cand[small], b.cand[large]
-        if s and l and (s & -s).bit_length() >= l.bit_length():
-            removed = [(small, v) for v in bits(s)] + [(large, v) for v in bits(l)]
+        lows, highs = b.cand[small], b.cand[large]
+        if lows and highs and (lows & -lows).bit_length() >= highs.bit_length():
+            removed = [(small, v) for v in bits(lows)] + [(large, v) for v in bits(highs)]
             why = f"no values fit {nb.cell(small)} < {nb.cell(large)}"
             return Step("__RULE__", removed=removed, cells=[small, large], groups=[g],
                         level="easy", broken=why, text=f"{why}: {nb.losses(removed)}")
@@ -482,7 +483,6 @@ from importlib.metadata import entry_points
 from pathlib import Path
 
 import numpy as np
-
 from csolve.puzzle import get_puzzle_type
 from csolve.testing import check_puzzle_type
 

@@ -64,6 +64,19 @@ def test_the_written_package_passes_its_own_tests(tmp_path, capsys):
             del sys.modules[mod]
 
 
+def test_the_written_package_is_clean_under_ruff(tmp_path, capsys):
+    """A new plugin starts with nothing for its author's linter to complain about: pyflakes,
+    import order, bugbear, pyupgrade and ruff's own rules (line length is the author's
+    choice)."""
+    pytest.importorskip("ruff")  # a development tool: CI installs it
+    code, _, err = run(capsys, "new-plugin", "scaffolded", "--dir", str(tmp_path / "pkg"))
+    assert code == 0, err
+    r = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "--select",
+                        "E4,E7,E9,F,W,I,B,UP,RUF", "."], cwd=tmp_path / "pkg",
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
 def test_bad_names_and_used_folders_are_one_line_errors(tmp_path, capsys):
     code, out, err = run(capsys, "new-plugin", "Bad_Name", "--dir", str(tmp_path / "x"))
     assert code == 2 and "plugin name" in err and err.count("\n") == 1
