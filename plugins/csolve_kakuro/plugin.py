@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import ClassVar
 
 import numpy as np
 
@@ -178,8 +179,9 @@ class Kakuro(PuzzleType):
     #: subsets and fish never apply), with the sum rule second
     tactics = ("elimination", "kakuro-sum", "naked-pair", "naked-triple", "naked-quad")
     #: the sum rule's own steps are easy or medium (steps.py); subsets in a run are harder
-    tactic_levels = {"kakuro-sum": "medium", "naked-pair": "hard", "naked-triple": "expert",
-                     "naked-quad": "expert"}
+    tactic_levels: ClassVar[dict[str, str]] = {
+        "kakuro-sum": "medium", "naked-pair": "hard", "naked-triple": "expert",
+        "naked-quad": "expert"}
 
     def cell_values(self, puzzle: Puzzle, solution: np.ndarray) -> list[int]:
         return [int(solution[rc]) for rc in puzzle.data.whites]

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import cache, lru_cache
 from itertools import combinations
+from typing import ClassVar
 
 import numpy as np
 from csolve_sudoku.grid import (
@@ -107,7 +108,7 @@ class Killer(PuzzleType):
     #: explain and rate: Sudoku's tactics with the cages' sums right after the singles (the
     #: sum rule's step finder is Kakuro's: a cage is a run that need not be in a line)
     tactics = (*PuzzleType.tactics[:2], SUM_RULE, *PuzzleType.tactics[2:])
-    tactic_levels = {SUM_RULE: "medium"}
+    tactic_levels: ClassVar[dict[str, str]] = {SUM_RULE: "medium"}
 
     def step_finders(self) -> dict:
         from csolve_kakuro.steps import kakuro_sum

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from functools import lru_cache
+from typing import ClassVar
 
 import numpy as np
 
@@ -177,8 +178,9 @@ class Str8ts(PuzzleType):
     #: so hidden subsets and fish never apply), with the straight rule second
     tactics = ("elimination", "str8ts-straight", "naked-pair", "naked-triple", "naked-quad")
     #: the straight rule's own steps are easy (ranges) or medium (sure values; steps.py)
-    tactic_levels = {"str8ts-straight": "medium", "naked-pair": "hard",
-                     "naked-triple": "expert", "naked-quad": "expert"}
+    tactic_levels: ClassVar[dict[str, str]] = {
+        "str8ts-straight": "medium", "naked-pair": "hard", "naked-triple": "expert",
+        "naked-quad": "expert"}
 
     def cell_values(self, puzzle: Puzzle, solution: np.ndarray) -> list[int]:
         return [int(solution[rc]) for rc in puzzle.data.cells()]
