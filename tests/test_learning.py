@@ -72,7 +72,7 @@ def test_subsumed_clauses_are_retired_and_lose_no_solution(sudoku):
     clauses retire older ones they subsume, reductions drop them, and the count stays
     exact (the depth-first search's): a clause retired while it was still a reason would
     cut solutions off or repeat them."""
-    from csolve.kernels.learning import REDUCES, SUBSUMED
+    from csolve.kernels.learning import REDUCES, SUBSUMED, _views
     from csolve.search import SearchState, new_ctrl
 
     path = PUZZLES / "sudoku" / "25x25-generated.txt"
@@ -92,15 +92,20 @@ def test_subsumed_clauses_are_retired_and_lose_no_solution(sudoku):
     scratch = state.ws.scratch_i64
     assert scratch[SUBSUMED] > 0 and scratch[REDUCES] > 0
     assert len(found) == 482  # as the depth-first search counts them
+    listed, due = _watched(_views.py_func(state.ws, state.model.kernel))
+    assert listed == due  # every clause left watched by its first two literals, once each
 
 
 def _watched(s):
     """Each live learned clause's watches as (literal, clause start) pairs, read from the
-    watch lists, and as its first two literals say they should be."""
-    from csolve.kernels.learning import NCLAUSES, W_SHIFT
+    watch lists (but those of retired clauses, which the watch loop drops when it meets
+    them), and as its first two literals say they should be."""
+    from csolve.kernels.learning import H_NUM, NCLAUSES, W_SHIFT
 
-    listed = sorted((lit, int(e) >> W_SHIFT) for lit in range(s.w_beg.shape[0])
-                    for e in s.w_pool[s.w_span[2 * lit]:s.w_span[2 * lit + 1]])
+    listed = sorted((lit, st) for lit in range(s.w_beg.shape[0])
+                    for st in (int(e) >> W_SHIFT
+                               for e in s.w_pool[s.w_span[2 * lit]:s.w_span[2 * lit + 1]])
+                    if s.arena[st - H_NUM] >= 0)
     due = sorted((int(s.arena[st + k]), int(st)) for st in s.cl_start[:s.sc[NCLAUSES]]
                  if st >= 0 for k in (0, 1))
     return listed, due
@@ -122,7 +127,9 @@ def test_watch_lists_packed_afresh_when_their_pool_fills_propagate_the_same(sudo
     root.push_root()
     n_clauses = 300
     states = []
-    for pool in (None, 8 * n_clauses):  # packed afresh, 300 clauses take at most 7 words each
+    # packed afresh, the lists take 1.5 words a watch and 2 a list at most: 7 words a clause,
+    # so this pool is packed afresh whenever a list outgrows its room
+    for pool in (None, 7 * n_clauses):
         s = lk._views.py_func(SearchState(model).ws, m)
         if pool:
             s = s._replace(w_pool=np.zeros(pool, np.int64))

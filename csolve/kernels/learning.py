@@ -1268,15 +1268,24 @@ def _start(s, m, V, node):
 # --- after a conflict ------------------------------------------------------------------
 
 @kernel
+def _room(s, n):
+    """Whether a clause of ``n`` literals fits: a clause number left, and room in the arena
+    for it and its header."""
+    return (s.sc[NCLAUSES] < s.cl_start.shape[0] - 1
+            and s.sc[ARENA_LEN] + HDR + n <= s.arena.shape[0])
+
+
+@kernel
 def _learn(s, m, V, confl):
     """Analyze a conflict above level 0, jump back and assert the learned clause."""
     nv = s.assign.shape[0]
     n, jump = _analyze(s, m, V, confl)
     lbd = _lbd(s, n)
     _backtrack(s, m, V, jump)
-    if n > 1 and (s.sc[NCLAUSES] >= s.cl_start.shape[0] - 1
-                  or s.sc[ARENA_LEN] + HDR + n > s.arena.shape[0]):
+    if n > 1 and not _room(s, n):
         _reduce(s, s.sc[ARENA_LEN] + HDR + n + nv > s.arena.shape[0])
+        if not _room(s, n):  # every clause was kept: keep only the reasons of what holds
+            _reduce(s, True)
     lit = s.toclear[0]
     if n == 1:
         _assign_lit(s, m, V, lit, NONE, 0)
