@@ -52,6 +52,11 @@ def var(n: int, r: int, c: int, v: int) -> int:
     return (r * n + c) * n + v + 1
 
 
+def exactly_one(lits: list[int]) -> list[list[int]]:
+    """One "at least one" clause over ``lits`` and the pairwise "at most one" clauses."""
+    return [list(lits)] + [[-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:]]
+
+
 def sudoku_cnf(n: int, grid: np.ndarray | None = None) -> list[list[int]]:
     """The SAT peers' encoding of n×n Sudoku: "exactly one" over each cell's values and over
     each value's places in a row, a column and a box (an "at least one" clause and pairwise
@@ -67,10 +72,7 @@ def sudoku_cnf(n: int, grid: np.ndarray | None = None) -> list[list[int]]:
             groups.append([var(n, r, i, v) for r in range(n)])
             br, bc = i // k * k, i % k * k
             groups.append([var(n, br + a, bc + b, v) for a in range(k) for b in range(k)])
-    clauses = []
-    for lits in groups:
-        clauses.append(list(lits))
-        clauses += [[-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:]]
+    clauses = [clause for lits in groups for clause in exactly_one(lits)]
     if grid is not None:
         clauses += given_clauses(n, grid)
     return clauses
@@ -85,11 +87,6 @@ def triad_clauses(n: int) -> list[list[int]]:
     k = int(n**0.5)
     nxt = n * n * n + 1
     clauses: list[list[int]] = []
-
-    def exactly_one(lits):
-        clauses.append(list(lits))
-        clauses.extend([-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:])
-
     for v in range(n):
         across, down = {}, {}  # (row, box column) and (column, box row) -> segment variable
         for line in range(n):
@@ -101,12 +98,12 @@ def triad_clauses(n: int) -> list[list[int]]:
                     clauses.append([-nxt] + cells)
                     nxt += 1
         for line in range(n):
-            exactly_one([across[line, seg] for seg in range(k)])
-            exactly_one([down[line, seg] for seg in range(k)])
+            clauses += exactly_one([across[line, seg] for seg in range(k)])
+            clauses += exactly_one([down[line, seg] for seg in range(k)])
         for br in range(k):
             for bc in range(k):
-                exactly_one([across[br * k + a, bc] for a in range(k)])
-                exactly_one([down[bc * k + a, br] for a in range(k)])
+                clauses += exactly_one([across[br * k + a, bc] for a in range(k)])
+                clauses += exactly_one([down[bc * k + a, br] for a in range(k)])
     return clauses
 
 

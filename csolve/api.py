@@ -197,6 +197,7 @@ def read_argument(ptype: PuzzleType, item: str | os.PathLike, fmt: str | None
                   ) -> Sequence[Puzzle]:
     """The puzzles of one argument: a file (``-``: standard input), or puzzle text. A line
     that is neither an existing file nor a puzzle is "no such file"."""
+    from csolve.inputs import no_puzzle_found
     from csolve.io import check_text, read_file
 
     if isinstance(item, str) and item.startswith("~") and os.path.exists(
@@ -213,9 +214,7 @@ def read_argument(ptype: PuzzleType, item: str | os.PathLike, fmt: str | None
             raise PuzzleInputError(e.source, e.line, e.column, f"{e.message} (it reads as "
                                    f"{other} puzzles: is the puzzle type right?)") from None
         if not puzzles:  # a type's reader that says nothing of it: the file is named here
-            raise PuzzleInputError(name, None, None, "no puzzle found (only blank lines "
-                                   "and comments)" if text.strip() else
-                                   "no puzzle found (the input is empty)")
+            raise no_puzzle_found(name, text)
         return puzzles
     if not item.strip():
         raise PuzzleInputError("<text>", None, None, "no puzzle given (the text is empty)")

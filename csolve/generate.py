@@ -494,10 +494,11 @@ class _Clock:
 
     def _run(self) -> None:
         try:
-            self._watch_until_idle()
-        finally:  # (ended by an error too: the next puzzle timed starts a thread again)
+            self._watch_until_idle()  # (says it no longer runs, under the lock, as it ends)
+        except BaseException:  # the next puzzle timed starts a thread again
             with self._lock:
                 self._running = False
+            raise
 
     def _watch_until_idle(self) -> None:
         idle_since = None

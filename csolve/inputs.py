@@ -1,5 +1,5 @@
-"""What every reader of puzzle input agrees on: which characters are digits, and how deep and
-how big a JSON record may be.
+"""What every reader of puzzle input agrees on: which characters are digits, how deep and
+how big a JSON record may be, and what a text with no puzzle in it is told.
 
 Python's ``str.isdigit`` also accepts Arabic-Indic, fullwidth and superscript digits (and
 ``int`` refuses some of those), so one reader took ``'٣'`` for 3 while another refused it.
@@ -26,6 +26,13 @@ _NUMBER = re.compile(r"[0-9]+")
 _SIGNED = re.compile(r"[+-]?[0-9]+")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 _BRACKET = re.compile(r"[\[\]{}]")
+
+
+def no_puzzle_found(source: str, text: str) -> PuzzleInputError:
+    """The error for a text that holds no puzzle, saying whether it held anything at all."""
+    return PuzzleInputError(source, None, None, (
+        "no puzzle found (only blank lines and comments)" if text.strip()
+        else "no puzzle found (the input is empty)"))
 
 
 def is_number(token: str) -> bool:

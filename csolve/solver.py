@@ -144,7 +144,7 @@ class _Run:
         self.ctrl = ctrl
         self.progress = progress
         self.done_before = done_before
-        self.fallback = _fallback(model, options)
+        self.fallback = _take_over(model, options)[0]  # (None: the model's own search only)
         self.told = 0
 
     def _told(self, done: int) -> None:
@@ -394,34 +394,26 @@ def escalation_unused(ptype: PuzzleType, puzzles: Sequence[Puzzle], options: Sol
         return None
     if streaming and 0 < options.limit <= 2 and options.engine is None:
         return "a search that hands over each solution as it is found stays depth-first"
-    return _no_take_over(ptype.model(puzzles[0], options.rules), options, ptype.name)
+    return _take_over(ptype.model(puzzles[0], options.rules), options, ptype.name)[1]
 
 
-def _no_take_over(model: Model, options: SolveOptions, kind: str = "these") -> str | None:
-    """Why no puzzle of ``model`` moves to the learning engine, in words; None when a
-    puzzle its own search gives up on does. ``kind``: the puzzles' type, as said."""
+def _take_over(model: Model, options: SolveOptions, kind: str = "these"
+               ) -> tuple[Model | None, str | None]:
+    """``model`` searched by the learning engine, for the puzzles its own search gives up
+    on, or None and why none moves, in words. ``kind``: the puzzles' type, as said."""
     if options.engine is not None:
-        return f"engine {options.engine} searches every puzzle from the start"
+        return None, f"engine {options.engine} searches every puzzle from the start"
     if options.escalate_after == 0:
-        return "it is 0: never"
+        return None, "it is 0: never"
     if not 0 < options.limit <= 2:  # depth-first search enumerates best: a puzzle with
         # many solutions is no hard one
-        return "a count, or a search for more than two solutions, stays depth-first"
+        return None, "a count, or a search for more than two solutions, stays depth-first"
     if model.engine == FALLBACK_ENGINE:
-        return f"the {FALLBACK_ENGINE} engine searches these puzzles from the start"
+        return None, f"the {FALLBACK_ENGINE} engine searches these puzzles from the start"
     try:
-        with_engine(model, FALLBACK_ENGINE)
+        return with_engine(model, FALLBACK_ENGINE), None
     except OptionError:  # not registered, or it cannot search this model
-        return f"the {FALLBACK_ENGINE} engine cannot search {kind} puzzles"
-    return None
-
-
-def _fallback(model: Model, options: SolveOptions) -> Model | None:
-    """``model`` searched by the learning engine, for the puzzles its own search gives up
-    on; None when none should move (:func:`_no_take_over` says why)."""
-    if _no_take_over(model, options) is not None:
-        return None
-    return with_engine(model, FALLBACK_ENGINE)
+        return None, f"the {FALLBACK_ENGINE} engine cannot search {kind} puzzles"
 
 
 def checked(ptype: PuzzleType, puzzle: Puzzle, masks: np.ndarray) -> Any:

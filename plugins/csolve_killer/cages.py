@@ -25,7 +25,7 @@ import numpy as np
 from csolve_sudoku.grid import Box, check_box, default_box, parse_box
 
 from csolve.errors import PuzzleInputError, counted
-from csolve.inputs import is_number, json_text, load_json, number_value
+from csolve.inputs import is_number, json_text, load_json, no_puzzle_found, number_value
 
 #: Killer sizes: Sudoku sizes whose digits a sum table of 1..9 covers
 SIZES = (4, 6, 8, 9)
@@ -394,9 +394,7 @@ def parse(text: str, source: str) -> list[tuple[int, KillerGrid, dict]]:
             block.append((no, line))
     flush()
     if not out:
-        raise PuzzleInputError(source, None, None, (
-            "no puzzle found (only blank lines and comments)" if text.strip()
-            else "no puzzle found (the input is empty)"))
+        raise no_puzzle_found(source, text)
     return out
 
 

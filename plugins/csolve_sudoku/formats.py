@@ -28,7 +28,7 @@ from math import isqrt
 import numpy as np
 
 from csolve.errors import PuzzleInputError, counted
-from csolve.inputs import is_number, is_signed_number, number_value
+from csolve.inputs import is_number, is_signed_number, no_puzzle_found, number_value
 
 from .grid import SIZES, VALUE, Box, check_box
 
@@ -217,9 +217,7 @@ def parse(text: str, source: str, fmt: str | None = None) -> list[tuple[int, np.
     """Every puzzle in ``text`` as (line, grid of ints with 0 blank, meta)."""
     lines = content_lines(text)
     if not lines:
-        raise PuzzleInputError(source, None, None, (
-            "no puzzle found (only blank lines and comments)" if text.strip()
-            else "no puzzle found (the input is empty)"))
+        raise no_puzzle_found(source, text)
     fmt = fmt or detect(lines, text)
     if fmt == "line":
         return [_parse_line(source, no, line) for no, line in lines]
